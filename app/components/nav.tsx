@@ -1,0 +1,96 @@
+import { Link, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/** A link that does nothing when it points at the page already shown (spec section 2). */
+export function AppLink(props: LinkProps) {
+  const location = useLocation();
+  const target = typeof props.to === "string" ? props.to : (props.to.pathname ?? "") + (props.to.search ?? "");
+  const here = location.pathname + location.search;
+  return (
+    <Link
+      {...props}
+      onClick={(e) => {
+        if (target === here || target === location.pathname) {
+          e.preventDefault();
+          return;
+        }
+        props.onClick?.(e);
+      }}
+    />
+  );
+}
+
+/**
+ * The blue 44 px custom navigation bar. Back goes to the previous page, whose loaders run
+ * again, so it shows fresh data; with no history it goes home.
+ */
+export function Navbar({ title, back = false, right }: { title: string; back?: boolean; right?: ReactNode }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <header className="navbar">
+      <div className="navbar-side">
+        {back ? (
+          <button
+            type="button"
+            className="navbar-back"
+            aria-label={t("back")}
+            onClick={() => (window.history.length > 1 ? navigate(-1) : navigate("/"))}
+          >
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </button>
+        ) : null}
+      </div>
+      <h1 className="navbar-title">{title}</h1>
+      <div className="navbar-side navbar-right">{right}</div>
+    </header>
+  );
+}
+
+const TABS = [
+  { to: "/", key: "wallet", icon: "M3 7h18v12H3zM3 7l2-3h14l2 3M16 13h2" },
+  { to: "/pages/money/index", key: "trade", icon: "M4 18l5-6 4 3 7-9M15 6h5v5" },
+  { to: "/pages/invest/index", key: "markets", icon: "M5 20V10M10 20V4M15 20v-8M20 20V7" },
+  { to: "/pages/me/index", key: "accounts", icon: "M12 12a4 4 0 100-8 4 4 0 000 8zM4 21c0-4 4-6 8-6s8 2 8 6" },
+] as const;
+
+/** The four bottom tabs: gray text, black when selected, white background. */
+export function TabBar() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const active = pathname === "/pages/index/index" ? "/" : pathname;
+  return (
+    <nav className="tabbar" aria-label="tabs">
+      {TABS.map((tab) => {
+        const selected = active === tab.to;
+        return (
+          <AppLink key={tab.to} to={tab.to} className={selected ? "tab tab-active" : "tab"} aria-current={selected ? "page" : undefined} replace>
+            <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+              <path d={tab.icon} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            <span>{t(`tabs.${tab.key}`)}</span>
+          </AppLink>
+        );
+      })}
+    </nav>
+  );
+}
+
+export function Empty() {
+  const { t } = useTranslation();
+  return <p className="empty">{t("no_data")}</p>;
+}
+
+/** A page: navbar, content, and the tab bar on the four tab pages. */
+export function Screen({ title, back, right, tabs, children }: { title: string; back?: boolean; right?: ReactNode; tabs?: boolean; children: ReactNode }) {
+  return (
+    <div className={tabs ? "screen screen-tabs" : "screen"}>
+      <Navbar title={title} back={back} right={right} />
+      <main className="screen-body">{children}</main>
+      {tabs ? <TabBar /> : null}
+    </div>
+  );
+}

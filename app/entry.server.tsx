@@ -1,0 +1,47 @@
+import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
+import { RemixServer } from "@remix-run/react";
+import { createInstance } from "i18next";
+import { isbot } from "isbot";
+import { renderToReadableStream } from "react-dom/server";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { NAMESPACES, RESOURCES } from "../locales";
+import { getLocale } from "./lib/i18n.server";
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  _loadContext: AppLoadContext,
+) {
+  const lng = await getLocale(request);
+  const i18n = createInstance();
+  await i18n.use(initReactI18next).init({
+    lng,
+    resources: { [lng]: RESOURCES[lng] },
+    ns: [...NAMESPACES],
+    defaultNS: "common",
+    fallbackLng: false,
+    interpolation: { escapeValue: false },
+  });
+
+  const body = await renderToReadableStream(
+    <I18nextProvider i18n={i18n}>
+      <RemixServer context={remixContext} url={request.url} />
+    </I18nextProvider>,
+    {
+      signal: request.signal,
+      onError(error: unknown) {
+        if (!request.signal.aborted) console.error(error);
+        responseStatusCode = 500;
+      },
+    },
+  );
+  if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
+
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set("X-Content-Type-Options", "nosniff");
+  responseHeaders.set("Referrer-Policy", "same-origin");
+  responseHeaders.set("X-Frame-Options", "DENY");
+  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+}

@@ -1,0 +1,28 @@
+/**
+ * The spec's login guard (section 6): login, register, customer service and any path
+ * containing "register" are open; every other page needs a signed-in user. The operator
+ * console (/admin) has its own guard.
+ */
+const OPEN_PAGES = new Set(["/pages/user/login", "/pages/user/login2", "/pages/user/register", "/pages/me/sub/service"]);
+
+export function needsLogin(pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  if (OPEN_PAGES.has(path)) return false;
+  if (path.includes("register")) return false;
+  if (path === "/admin" || path.startsWith("/admin/")) return false;
+  return true;
+}
+
+export function loginUrl(target: string): string {
+  return `/pages/user/login?path=${encodeURIComponent(target)}`;
+}
+
+/**
+ * Where to go after login: only a same-site path (never "//host" or "/\host", which browsers
+ * treat as another site), defaulting to the wallet home.
+ */
+export function safeReturnPath(path: string | null | undefined): string {
+  if (!path || !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\") || path.length > 1000) return "/";
+  if (path.startsWith("/pages/user/login")) return "/";
+  return path;
+}

@@ -1,0 +1,11 @@
+import type { ApiCall } from "../worker/api/in-process";
+import type { Env } from "../worker/env";
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    env: Env;
+    ctx: ExecutionContext;
+    /** The Hono API, called in-process (see worker/api/in-process.ts). */
+    api: ApiCall;
+  }
+}

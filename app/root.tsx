@@ -1,0 +1,110 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useTranslation } from "react-i18next";
+import { langCodeOf } from "../locales/languages";
+import { loginUrl, needsLogin } from "./lib/guard";
+import { getLocale } from "./lib/i18n.server";
+import { clearTokenCookie, readToken } from "./lib/session.server";
+import { UiProvider } from "./components/ui";
+import type { UserInfo } from "./lib/types";
+import styles from "./styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
+
+export const meta: MetaFunction = () => [{ title: "Proofline" }];
+
+/**
+ * Every page: its language, the signed-in user (or null), and the spec's login guard.
+ * A page that needs login without a valid session goes to login with `path` to come back to.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const locale = await getLocale(request);
+  const token = await readToken(request);
+  let user: UserInfo | null = null;
+  if (token) {
+    const res = await context.api<UserInfo>("/api/user/user", { token, lang: langCodeOf(locale) });
+    if (res.body.code === 1) user = res.body.data;
+  }
+  if (!user && needsLogin(url.pathname)) {
+    const headers = token ? { "set-cookie": await clearTokenCookie(request) } : undefined;
+    throw redirect(loginUrl(url.pathname + url.search), { headers });
+  }
+  return { locale, user };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+/** Old hash links (/#/pages/...) land on the same page. Runs before anything else. */
+const HASH_ROUTE_SCRIPT = `(function(){var h=location.hash;if(h.indexOf('#/')===0){location.replace(h.slice(1)||'/');}})();`;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const locale = data?.locale ?? "en";
+  return (
+    <html lang={locale}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#3c9cff" />
+        <script dangerouslySetInnerHTML={{ __html: HASH_ROUTE_SCRIPT }} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <div className="app-frame">{children}</div>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <UiProvider>
+      <Outlet />
+    </UiProvider>
+  );
+}
+
+/** The one error boundary: a friendly page, never a stack trace. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <div className="screen">
+      <header className="navbar">
+        <div className="navbar-side" />
+        <h1 className="navbar-title">{t("app_name")}</h1>
+        <div className="navbar-side" />
+      </header>
+      <main className="screen-body error-page">
+        <h2>{notFound ? t("not_found_title") : t("error_title")}</h2>
+        <p>{notFound ? t("not_found_body") : t("error_body")}</p>
+        <a className="btn btn-primary" href="/">
+          {t("go_home")}
+        </a>
+      </main>
+    </div>
+  );
+}

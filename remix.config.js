@@ -1,0 +1,22 @@
+/** Remix classic compiler. The Worker (worker/index.ts, bundled by wrangler) imports the
+ * server build; Remix's esbuild must not bundle the Durable Objects (see TOOLCHAIN.md). */
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  ignoredRouteFiles: ["**/.*", "**/*.test.*"],
+  serverBuildPath: "build/server/index.js",
+  assetsBuildDirectory: "public/build",
+  publicPath: "/build/",
+  serverConditions: ["workerd", "worker", "browser"],
+  serverDependenciesToBundle: "all",
+  serverMainFields: ["browser", "module", "main"],
+  serverMinify: false,
+  serverModuleFormat: "esm",
+  serverPlatform: "neutral",
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+    v3_singleFetch: true,
+  },
+};

@@ -1,0 +1,49 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+import { translate } from "../i18n";
+import type { AppEnv } from "./types";
+
+/**
+ * Every answer is `{code, msg, data}`: code 1 success, 0 failure with a localized msg.
+ * Failures carry `data.error`, a stable machine-readable reason.
+ */
+export type Envelope<T = unknown> = { code: 0 | 1; msg: string; data: T };
+
+export function ok<T>(c: Context<AppEnv>, data: T, msg_key = "errors.ok") {
+  return c.json({ code: 1, msg: translate(c.get("locale") ?? "en", msg_key), data } satisfies Envelope<T>);
+}
+
+/** A failure the handler or a helper can throw; onError turns it into the envelope. */
+export class ApiError extends Error {
+  constructor(
+    readonly msg_key: string,
+    readonly status: ContentfulStatusCode = 200,
+    readonly vars: Record<string, string | number> = {},
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(msg_key);
+  }
+}
+
+export function fail(c: Context<AppEnv>, err: ApiError) {
+  const locale = c.get("locale") ?? "en";
+  const error = err.msg_key.replace(/^errors\./, "");
+  return c.json(
+    { code: 0, msg: translate(locale, err.msg_key, err.vars), data: { error, ...err.data } } satisfies Envelope,
+    err.status,
+  );
+}
+
+/**
+ * Validates the request's fields with a zod schema. Schema messages are message keys
+ * ("errors.account_invalid"); a missing required field reads "Please enter complete information".
+ */
+export function read<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.infer<S> {
+  const result = schema.safeParse(c.get("input"));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.join(".") || "body";
+  if (issue.message.startsWith("errors.")) throw new ApiError(issue.message, 200, { field }, { field });
+  throw new ApiError("errors.invalid_field", 200, { field }, { field });
+}

@@ -1,0 +1,32 @@
+import type { Env } from "../env";
+import type { Api } from "./app";
+import type { Envelope } from "./envelope";
+
+export type ApiResult<T = any> = { status: number; body: Envelope<T> };
+
+export type ApiCall = <T = any>(
+  path: string,
+  opts?: { body?: Record<string, unknown> | FormData; token?: string | null; lang?: string; method?: "GET" | "POST" },
+) => Promise<ApiResult<T>>;
+
+/**
+ * Lets Remix loaders and actions call the Hono API without a network hop, so validation,
+ * auth and the envelope live in one place. Pages pass the session token read from their
+ * httpOnly cookie as the `token` header, exactly as an API client would.
+ */
+export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext): ApiCall {
+  return async (path, opts = {}) => {
+    const headers = new Headers();
+    if (opts.token) headers.set("token", opts.token);
+    if (opts.lang) headers.set("lang", opts.lang);
+    let body: BodyInit | undefined;
+    if (opts.body instanceof FormData) body = opts.body;
+    else if (opts.body) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(opts.body);
+    }
+    const method = opts.method ?? "POST";
+    const res = await api.request(`http://internal${path}`, { method, headers, body: method === "GET" ? undefined : body }, env, ctx);
+    return { status: res.status, body: (await res.json()) as Envelope<any> };
+  };
+}

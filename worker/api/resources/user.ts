@@ -1,0 +1,101 @@
+/** `/api/user/*`: identity and the signed-in user's own data. */
+import { Hono } from "hono";
+import { z } from "zod";
+import { LANGUAGES, localeFromLang } from "../../../locales/languages";
+import { changePassword, loginUser, registerUser, setUserLanguage, type User } from "../../domain/identity/users";
+import { revokeSession } from "../../domain/identity/session";
+import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/rules";
+import { requireUser } from "../../middleware/auth";
+import { ApiError, ok, read } from "../envelope";
+import { text } from "../fields";
+import type { AppEnv } from "../types";
+
+const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
+const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
+
+const RegisterBody = z
+  .object({
+    account,
+    password,
+    password_confirm: text({ max: PASSWORD_MAX, trim: false }).optional(),
+    // The spec names this field "confirm password"; older clients send `repassword`.
+    repassword: text({ max: PASSWORD_MAX, trim: false }).optional(),
+    invite_code: text({ max: 16, invalid: "errors.invite_unknown" }).pipe(z.string().regex(INVITE_CODE_RE, "errors.invite_unknown")),
+  })
+  .transform((b, ctx) => {
+    const confirm = b.password_confirm ?? b.repassword;
+    if (confirm === undefined) ctx.addIssue({ code: "custom", message: "errors.incomplete", path: ["password_confirm"] });
+    else if (confirm !== b.password) ctx.addIssue({ code: "custom", message: "errors.password_mismatch", path: ["password_confirm"] });
+    return { account: b.account, password: b.password, invite_code: b.invite_code };
+  });
+
+const LoginBody = z.object({ account: text({ max: 64, invalid: "errors.login_failed" }), password: text({ max: 256, trim: false, invalid: "errors.login_failed" }) });
+
+const ResetPasswordBody = z
+  .object({
+    old_password: text({ max: 256, trim: false, invalid: "errors.old_password_wrong" }),
+    new_password: password,
+    new_password_confirm: text({ max: PASSWORD_MAX, trim: false }).optional(),
+  })
+  .refine((b) => b.new_password_confirm === undefined || b.new_password_confirm === b.new_password, {
+    message: "errors.password_mismatch",
+    path: ["new_password_confirm"],
+  });
+
+const LangBody = z.object({
+  value: text({ max: 35 }).pipe(z.string().refine((v) => localeFromLang(v) !== null, "errors.invalid_field")),
+});
+
+/** The user as the API shows it. Token only right after login or registration. */
+export function userInfo(user: User, token?: string) {
+  return {
+    id: user.id,
+    account: user.account,
+    invite_code: user.invite_code,
+    invited_with_code: user.invited_with_code,
+    lang: user.lang,
+    created_at_ms: user.created_at_ms,
+    password_changed_at_ms: user.password_changed_at_ms,
+    ...(token ? { token } : {}),
+  };
+}
+
+export const userApi = new Hono<AppEnv>()
+  .post("/register", async (c) => {
+    const body = read(c, RegisterBody);
+    const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale") }, Date.now());
+    if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
+    return ok(c, { userinfo: userInfo(result.user, result.token) }, "errors.registered");
+  })
+  .post("/login", async (c) => {
+    const body = read(c, LoginBody);
+    const result = await loginUser(c.get("db"), body, Date.now());
+    if (result.status === "throttled") {
+      const minutes = Math.max(1, Math.ceil(result.retry_after_ms / 60_000));
+      throw new ApiError("errors.login_throttled", 429, { minutes }, { retry_after_ms: result.retry_after_ms });
+    }
+    if (result.status === "failed") throw new ApiError("errors.login_failed");
+    return ok(c, { userinfo: userInfo(result.user, result.token) }, "errors.logged_in");
+  })
+  .post("/logout", requireUser, async (c) => {
+    await revokeSession(c.get("db"), c.get("session_token_hash"), Date.now());
+    return ok(c, null, "errors.logged_out");
+  })
+  .post("/user", requireUser, async (c) => ok(c, userInfo(c.get("user"))))
+  .post("/reset_login_pwd", requireUser, async (c) => {
+    const body = read(c, ResetPasswordBody);
+    const result = await changePassword(
+      c.get("db"),
+      { user_id: c.get("user").id, old_password: body.old_password, new_password: body.new_password, keep_token_hash: c.get("session_token_hash") },
+      Date.now(),
+    );
+    if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
+    return ok(c, null, "errors.password_changed");
+  })
+  .post("/lang", requireUser, async (c) => {
+    const { value } = read(c, LangBody);
+    const locale = localeFromLang(value)!;
+    await setUserLanguage(c.get("db"), c.get("user").id, locale);
+    c.set("locale", locale);
+    return ok(c, { lang: locale, code: LANGUAGES.find((l) => l.key === locale)!.code }, "errors.language_saved");
+  });

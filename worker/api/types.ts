@@ -1,0 +1,19 @@
+import type { Db } from "../db/client";
+import type { Env } from "../env";
+import type { LocaleKey } from "../../locales/languages";
+import type { User } from "../domain/identity/users";
+import type { Operator } from "../domain/identity/operators";
+
+/** Hono generics shared by every sub-app. */
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    db: Db;
+    locale: LocaleKey;
+    /** The request's fields: query string merged with a JSON, urlencoded or multipart body. */
+    input: Record<string, unknown>;
+    user: User;
+    operator: Operator;
+    session_token_hash: string;
+  };
+};

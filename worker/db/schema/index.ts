@@ -1,0 +1,3 @@
+export * from "./identity";
+export * from "./operators";
+export * from "./content";

@@ -1,0 +1,33 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Operator (console) accounts: a separate table, never a flag on users. */
+export const operators = sqliteTable(
+  "operators",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    account: text("account").notNull(),
+    password_hash: text("password_hash").notNull(),
+    enabled: integer("enabled").notNull().default(1),
+    created_at_ms: integer("created_at_ms").notNull(),
+  },
+  (t) => [uniqueIndex("operators_account_unique").on(t.account)],
+);
+
+/**
+ * Append-only record of every operator action. Triggers in the migration reject UPDATE and
+ * DELETE, so not even a buggy code path can rewrite history.
+ */
+export const audit_log = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    operator_id: integer("operator_id").notNull(),
+    action: text("action").notNull(),
+    target: text("target").notNull().default(""),
+    reason: text("reason").notNull().default(""),
+    data_json: text("data_json").notNull().default("{}"),
+    created_at_ms: integer("created_at_ms").notNull(),
+  },
+  (t) => [index("audit_log_created_idx").on(t.created_at_ms), index("audit_log_operator_idx").on(t.operator_id)],
+);
+

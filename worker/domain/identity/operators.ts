@@ -1,0 +1,54 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { operators } from "../../db/schema";
+import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password";
+import { isValidAccount, isValidPassword, normalizeAccount } from "./rules";
+import { newSessionToken, sessionInsert } from "./session";
+import { clearLoginFailures, recordLoginFailure, throttleState } from "./throttle";
+import { isUniqueViolation } from "./users";
+
+export type Operator = typeof operators.$inferSelect;
+
+export async function createOperator(
+  db: Db,
+  input: { account: string; password: string },
+  now_ms: number,
+): Promise<{ status: "ok"; operator: Operator } | { status: "account_invalid" | "password_invalid" | "account_taken" }> {
+  const account = normalizeAccount(input.account);
+  if (!isValidAccount(account)) return { status: "account_invalid" };
+  if (!isValidPassword(input.password)) return { status: "password_invalid" };
+  try {
+    const [operator] = await db
+      .insert(operators)
+      .values({ account, password_hash: hashPassword(input.password), created_at_ms: now_ms })
+      .returning();
+    return { status: "ok", operator };
+  } catch (err) {
+    if (isUniqueViolation(err, "operators.account")) return { status: "account_taken" };
+    throw err;
+  }
+}
+
+export async function loginOperator(
+  db: Db,
+  input: { account: string; password: string },
+  now_ms: number,
+): Promise<{ status: "ok"; operator: Operator; token: string } | { status: "failed" } | { status: "throttled"; retry_after_ms: number }> {
+  const account = normalizeAccount(input.account);
+  const key = `operator:${account}`;
+  const throttle = await throttleState(db, key, now_ms);
+  if (throttle.status === "locked") return { status: "throttled", retry_after_ms: throttle.retry_after_ms };
+  const operator = await db.query.operators.findFirst({ where: eq(operators.account, account) });
+  const valid = operator ? verifyPassword(input.password, operator.password_hash) : verifyAgainstDummy(input.password);
+  if (!operator || !valid || operator.enabled !== 1) {
+    await recordLoginFailure(db, key, now_ms);
+    return { status: "failed" };
+  }
+  const token = newSessionToken();
+  await db.batch([sessionInsert(db, "operator", operator.id, token, now_ms), clearLoginFailures(db, key)]);
+  return { status: "ok", operator, token };
+}
+
+export async function getOperator(db: Db, id: number): Promise<Operator | undefined> {
+  return db.query.operators.findFirst({ where: eq(operators.id, id) });
+}

@@ -1,0 +1,82 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { and, eq, isNull, ne, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { sessions } from "../../db/schema";
+import { base64urlnopad, toHex } from "./encoding";
+
+export type SessionKind = "user" | "operator";
+
+/**
+ * Idle and absolute lifetimes. Users stay signed in on their phone for a week of inactivity
+ * (30 days at most); operator sessions are short because they can act on other people's money.
+ */
+export const SESSION_POLICY: Record<SessionKind, { idle_ms: number; absolute_ms: number }> = {
+  user: { idle_ms: 7 * 24 * 3600_000, absolute_ms: 30 * 24 * 3600_000 },
+  operator: { idle_ms: 30 * 60_000, absolute_ms: 12 * 3600_000 },
+};
+
+/** last_seen is written at most once a minute, so reads do not turn into writes. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** 256 random bits, base64url: 43 characters. */
+export function newSessionToken(): string {
+  return base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+export function hashSessionToken(token: string): string {
+  return toHex(sha256(new TextEncoder().encode(token)));
+}
+
+/** The insert for a new session, to run alone or inside a caller's batch. */
+export function sessionInsert(db: Db, kind: SessionKind, subject_id: number | SQL, token: string, now_ms: number) {
+  const policy = SESSION_POLICY[kind];
+  return db.insert(sessions).values({
+    token_hash: hashSessionToken(token),
+    kind,
+    subject_id: subject_id as number,
+    created_at_ms: now_ms,
+    last_seen_at_ms: now_ms,
+    idle_timeout_ms: policy.idle_ms,
+    absolute_expires_at_ms: now_ms + policy.absolute_ms,
+  });
+}
+
+export type ResolvedSession =
+  | { status: "ok"; token_hash: string; subject_id: number; expires_at_ms: number }
+  | { status: "missing" | "expired" | "revoked" };
+
+export async function resolveSession(db: Db, kind: SessionKind, token: string | null | undefined, now_ms: number): Promise<ResolvedSession> {
+  if (!token || token.length > 100) return { status: "missing" };
+  const token_hash = hashSessionToken(token);
+  const row = await db.query.sessions.findFirst({ where: and(eq(sessions.token_hash, token_hash), eq(sessions.kind, kind)) });
+  if (!row) return { status: "missing" };
+  if (row.revoked_at_ms !== null) return { status: "revoked" };
+  const expires_at_ms = Math.min(row.last_seen_at_ms + row.idle_timeout_ms, row.absolute_expires_at_ms);
+  if (now_ms >= expires_at_ms) return { status: "expired" };
+  if (now_ms - row.last_seen_at_ms >= TOUCH_EVERY_MS) {
+    await db.update(sessions).set({ last_seen_at_ms: now_ms }).where(eq(sessions.token_hash, token_hash));
+  }
+  return { status: "ok", token_hash, subject_id: row.subject_id, expires_at_ms: Math.min(now_ms + row.idle_timeout_ms, row.absolute_expires_at_ms) };
+}
+
+export function revokeSession(db: Db, token_hash: string, now_ms: number) {
+  return db
+    .update(sessions)
+    .set({ revoked_at_ms: now_ms })
+    .where(and(eq(sessions.token_hash, token_hash), isNull(sessions.revoked_at_ms)));
+}
+
+/** Revokes every live session of a subject except the one making the request. */
+export function revokeOtherSessions(db: Db, kind: SessionKind, subject_id: number, keep_token_hash: string, now_ms: number) {
+  return db
+    .update(sessions)
+    .set({ revoked_at_ms: now_ms })
+    .where(
+      and(
+        eq(sessions.kind, kind),
+        eq(sessions.subject_id, subject_id),
+        ne(sessions.token_hash, keep_token_hash),
+        isNull(sessions.revoked_at_ms),
+      ),
+    );
+}

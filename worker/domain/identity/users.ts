@@ -1,0 +1,139 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { invite_codes, users } from "../../db/schema";
+import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password";
+import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, normalizeInviteCode } from "./rules";
+import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
+import { clearLoginFailures, recordLoginFailure, throttleState } from "./throttle";
+import type { LocaleKey } from "../../../locales/languages";
+
+export type User = typeof users.$inferSelect;
+
+export type RegisterResult =
+  | { status: "ok"; user: User; token: string }
+  | { status: "account_invalid" | "password_invalid" | "account_taken" | "invite_unknown" };
+
+/**
+ * Creates the user, their own invitation code and their first session in one D1 batch:
+ * either all three exist afterwards or none does.
+ */
+export async function registerUser(
+  db: Db,
+  input: { account: string; password: string; invite_code: string; lang: LocaleKey | null },
+  now_ms: number,
+): Promise<RegisterResult> {
+  const account = normalizeAccount(input.account);
+  if (!isValidAccount(account)) return { status: "account_invalid" };
+  if (!isValidPassword(input.password)) return { status: "password_invalid" };
+
+  const invite = await db.query.invite_codes.findFirst({
+    where: and(eq(invite_codes.code, normalizeInviteCode(input.invite_code)), eq(invite_codes.enabled, 1)),
+  });
+  if (!invite) return { status: "invite_unknown" };
+  if (await db.query.users.findFirst({ where: eq(users.account, account), columns: { id: true } })) {
+    return { status: "account_taken" };
+  }
+
+  const password_hash = hashPassword(input.password);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const own_code = newInviteCode();
+    const token = newSessionToken();
+    const user_id = sql`(SELECT id FROM users WHERE account = ${account})`;
+    try {
+      const [inserted] = await db.batch([
+        db
+          .insert(users)
+          .values({
+            account,
+            password_hash,
+            invite_code: own_code,
+            inviter_id: invite.owner_user_id,
+            invited_with_code: invite.code,
+            lang: input.lang,
+            created_at_ms: now_ms,
+            password_changed_at_ms: now_ms,
+          })
+          .returning(),
+        db.insert(invite_codes).values({ code: own_code, owner_user_id: user_id, created_at_ms: now_ms }),
+        sessionInsert(db, "user", user_id, token, now_ms),
+      ]);
+      return { status: "ok", user: inserted[0], token };
+    } catch (err) {
+      if (isUniqueViolation(err, "users.account")) return { status: "account_taken" };
+      if (isUniqueViolation(err, "invite_codes.code") || isUniqueViolation(err, "users.invite_code")) continue;
+      throw err;
+    }
+  }
+  throw new Error("could not allocate a unique invitation code");
+}
+
+export type LoginResult =
+  | { status: "ok"; user: User; token: string }
+  | { status: "failed" }
+  | { status: "throttled"; retry_after_ms: number };
+
+export async function loginUser(db: Db, input: { account: string; password: string }, now_ms: number): Promise<LoginResult> {
+  const account = normalizeAccount(input.account);
+  const key = `user:${account}`;
+  const throttle = await throttleState(db, key, now_ms);
+  if (throttle.status === "locked") return { status: "throttled", retry_after_ms: throttle.retry_after_ms };
+
+  const user = await db.query.users.findFirst({ where: eq(users.account, account) });
+  // Unknown accounts cost one hash too, so timing does not tell which accounts exist.
+  const valid = user ? verifyPassword(input.password, user.password_hash) : verifyAgainstDummy(input.password);
+  if (!user || !valid) {
+    await recordLoginFailure(db, key, now_ms);
+    return { status: "failed" };
+  }
+  const token = newSessionToken();
+  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), clearLoginFailures(db, key)]);
+  return { status: "ok", user, token };
+}
+
+export type ChangePasswordResult = { status: "ok" } | { status: "old_password_wrong" | "password_invalid" | "password_same" };
+
+/** Changes the password and signs out every other session of the user, in one batch. */
+export async function changePassword(
+  db: Db,
+  input: { user_id: number; old_password: string; new_password: string; keep_token_hash: string },
+  now_ms: number,
+): Promise<ChangePasswordResult> {
+  if (!isValidPassword(input.new_password)) return { status: "password_invalid" };
+  const user = await db.query.users.findFirst({ where: eq(users.id, input.user_id) });
+  if (!user || !verifyPassword(input.old_password, user.password_hash)) return { status: "old_password_wrong" };
+  if (input.old_password === input.new_password) return { status: "password_same" };
+  await db.batch([
+    db
+      .update(users)
+      .set({ password_hash: hashPassword(input.new_password), password_changed_at_ms: now_ms })
+      .where(eq(users.id, user.id)),
+    revokeOtherSessions(db, "user", user.id, input.keep_token_hash, now_ms),
+  ]);
+  return { status: "ok" };
+}
+
+export async function setUserLanguage(db: Db, user_id: number, lang: LocaleKey) {
+  await db.update(users).set({ lang }).where(eq(users.id, user_id));
+}
+
+export async function getUser(db: Db, user_id: number): Promise<User | undefined> {
+  return db.query.users.findFirst({ where: eq(users.id, user_id) });
+}
+
+/** Creates a platform invitation code (owner null), such as the demo seed's WELCOME. */
+export async function ensurePlatformInviteCode(db: Db, code: string, now_ms: number) {
+  await db
+    .insert(invite_codes)
+    .values({ code: normalizeInviteCode(code), owner_user_id: null, created_at_ms: now_ms })
+    .onConflictDoNothing();
+}
+
+export function isUniqueViolation(err: unknown, column: string): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const message = String((e as { message?: unknown }).message ?? "");
+    if (message.includes("UNIQUE constraint failed") && message.includes(column)) return true;
+  }
+  return false;
+}
+
+export { hashSessionToken };

@@ -1,0 +1,38 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../api/envelope";
+import type { AppEnv } from "../api/types";
+import { getOperator } from "../domain/identity/operators";
+import { resolveSession, type SessionKind } from "../domain/identity/session";
+import { getUser } from "../domain/identity/users";
+
+/** The session token: the spec's `token` header, or `Authorization: Bearer <token>`. */
+export function tokenFrom(headers: { get(name: string): string | null }): string | null {
+  const header = headers.get("token");
+  if (header && header !== "false") return header.trim();
+  const auth = headers.get("authorization");
+  if (auth?.toLowerCase().startsWith("bearer ")) return auth.slice(7).trim();
+  return null;
+}
+
+function requireSession(kind: SessionKind): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const db = c.get("db");
+    const session = await resolveSession(db, kind, tokenFrom(c.req.raw.headers), Date.now());
+    const denied = kind === "user" ? "errors.unauthorized" : "errors.operator_required";
+    if (session.status !== "ok") throw new ApiError(denied, 401);
+    if (kind === "user") {
+      const user = await getUser(db, session.subject_id);
+      if (!user) throw new ApiError(denied, 401);
+      c.set("user", user);
+    } else {
+      const operator = await getOperator(db, session.subject_id);
+      if (!operator || operator.enabled !== 1) throw new ApiError(denied, 401);
+      c.set("operator", operator);
+    }
+    c.set("session_token_hash", session.token_hash);
+    await next();
+  };
+}
+
+export const requireUser = requireSession("user");
+export const requireOperator = requireSession("operator");

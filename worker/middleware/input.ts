@@ -1,0 +1,109 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../api/envelope";
+import type { AppEnv } from "../api/types";
+
+/** Bodies larger than this are refused before they are read in full. Uploads set their own. */
+export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_DEPTH = 8;
+const MAX_KEYS = 200;
+
+/**
+ * Reads the request's fields once, whatever the encoding (JSON, urlencoded, multipart), and
+ * merges them over the query string into `c.var.input`. Malformed, oversized or deeply nested
+ * bodies become a 4xx envelope, never an exception that reaches a handler.
+ */
+export function readInput(opts: { max_body_bytes?: number } = {}): MiddlewareHandler<AppEnv> {
+  const limit = opts.max_body_bytes ?? MAX_BODY_BYTES;
+  return async (c, next) => {
+    const query: Record<string, unknown> = {};
+    for (const [k, v] of new URL(c.req.url).searchParams) query[k] = v;
+    let body: Record<string, unknown> = {};
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.raw.body) {
+      body = await readBody(c.req.raw, limit);
+    }
+    c.set("input", { ...query, ...body });
+    await next();
+  };
+}
+
+async function readBody(req: Request, limit: number): Promise<Record<string, unknown>> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new ApiError("errors.payload_too_large", 413);
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "multipart/form-data") {
+    // Multipart needs the whole body for parsing; the limit was checked on content-length,
+    // and streaming without one is refused so the limit cannot be bypassed.
+    if (!req.headers.get("content-length")) throw new ApiError("errors.payload_too_large", 411);
+    let form: FormData;
+    try {
+      form = await req.formData();
+    } catch {
+      throw new ApiError("errors.malformed", 400);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of form) out[k] = v;
+    return out;
+  }
+  const raw = await readLimited(req, limit);
+  if (raw.trim() === "") return {};
+  if (type === "application/json" || type.endsWith("+json")) return parseJsonObject(raw);
+  if (type === "application/x-www-form-urlencoded") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of new URLSearchParams(raw)) out[k] = v;
+    if (Object.keys(out).length > MAX_KEYS) throw new ApiError("errors.malformed", 400);
+    return out;
+  }
+  if (type === "" || type === "text/plain") {
+    // Tolerate clients that forget the header but send JSON.
+    return parseJsonObject(raw);
+  }
+  throw new ApiError("errors.unsupported_media", 415);
+}
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  const reader = req.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ApiError("errors.payload_too_large", 413);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const ch of chunks) {
+    all.set(ch, offset);
+    offset += ch.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(all);
+  } catch {
+    throw new ApiError("errors.malformed", 400);
+  }
+}
+
+export function parseJsonObject(raw: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ApiError("errors.malformed", 400);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ApiError("errors.malformed", 400);
+  if (!withinShape(value, 0, { keys: 0 })) throw new ApiError("errors.malformed", 400);
+  return value as Record<string, unknown>;
+}
+
+function withinShape(value: unknown, depth: number, seen: { keys: number }): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (depth >= MAX_DEPTH) return false;
+  const entries = Array.isArray(value) ? value : Object.values(value);
+  seen.keys += entries.length;
+  if (seen.keys > MAX_KEYS * 10) return false;
+  return entries.every((v) => withinShape(v, depth + 1, seen));
+}

@@ -1,0 +1,31 @@
+import type { MiddlewareHandler } from "hono";
+import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../../locales/languages";
+import type { AppEnv } from "../api/types";
+
+/**
+ * The answer's language: `lang` in body or query (spec value codes, locale keys or BCP 47
+ * tags), then the `lang` header, then Accept-Language, then English.
+ */
+export const detectLang: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const fromInput = c.get("input")?.lang;
+  c.set(
+    "locale",
+    localeFromLang(typeof fromInput === "string" ? fromInput : null) ??
+      localeFromLang(c.req.header("lang")) ??
+      localeFromAcceptLanguage(c.req.header("accept-language")) ??
+      DEFAULT_LOCALE,
+  );
+  await next();
+};
+
+/** Before the body is read (or when reading it failed), the query and headers still decide. */
+export const detectLangEarly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.set(
+    "locale",
+    localeFromLang(new URL(c.req.url).searchParams.get("lang")) ??
+      localeFromLang(c.req.header("lang")) ??
+      localeFromAcceptLanguage(c.req.header("accept-language")) ??
+      DEFAULT_LOCALE,
+  );
+  await next();
+};
