@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useUi } from "../components/ui";
 
-export type PageEnvelope<T = unknown> = { status: number; code: 0 | 1; msg: string; data: T; network?: boolean };
+export type PageEnvelope<T = unknown> = { status: number; code: 0 | 1; msg: string; data?: T; network?: boolean };
 
 /**
  * Reacts once to each new action answer: 401 → the login-expired modal; network failure →
@@ -20,6 +20,6 @@ export function useEnvelope<T>(answer: PageEnvelope<T> | undefined, onSuccess?: 
     if (answer.network) ui.toast(t("toast_error"), 2000);
     else if (answer.status === 401) ui.sessionExpired();
     else if (answer.code !== 1) ui.toast(answer.msg);
-    else success.current?.(answer.data, answer.msg);
+    else success.current?.(answer.data as T, answer.msg);
   }, [answer, ui, t]);
 }

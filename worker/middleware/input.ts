@@ -30,21 +30,22 @@ async function readBody(req: Request, limit: number): Promise<Record<string, unk
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw new ApiError("errors.payload_too_large", 413);
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const bytes = await readLimited(req, limit);
   if (type === "multipart/form-data") {
-    // Multipart needs the whole body for parsing; the limit was checked on content-length,
-    // and streaming without one is refused so the limit cannot be bypassed.
-    if (!req.headers.get("content-length")) throw new ApiError("errors.payload_too_large", 411);
+    // Parsed from the bytes already read, so the size limit holds with or without a
+    // content-length header (chunked uploads cannot get around it).
     let form: FormData;
     try {
-      form = await req.formData();
+      form = await new Response(bytes, { headers: { "content-type": req.headers.get("content-type")! } }).formData();
     } catch {
       throw new ApiError("errors.malformed", 400);
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of form) out[k] = v;
+    if (Object.keys(out).length > MAX_KEYS) throw new ApiError("errors.malformed", 400);
     return out;
   }
-  const raw = await readLimited(req, limit);
+  const raw = decodeUtf8(bytes);
   if (raw.trim() === "") return {};
   if (type === "application/json" || type.endsWith("+json")) return parseJsonObject(raw);
   if (type === "application/x-www-form-urlencoded") {
@@ -60,7 +61,7 @@ async function readBody(req: Request, limit: number): Promise<Record<string, unk
   throw new ApiError("errors.unsupported_media", 415);
 }
 
-async function readLimited(req: Request, limit: number): Promise<string> {
+async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   const reader = req.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -80,8 +81,12 @@ async function readLimited(req: Request, limit: number): Promise<string> {
     all.set(ch, offset);
     offset += ch.byteLength;
   }
+  return all;
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(all);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new ApiError("errors.malformed", 400);
   }

@@ -1,0 +1,41 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two projects: `unit` (plain functions, in Node) and `api` (the real Worker, D1 and R2
+ * inside workerd). `npm run build` must run first: the Worker imports the Remix build.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+      },
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            main: "./worker/index.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test" },
+            },
+          })),
+        ],
+        test: {
+          name: "api",
+          include: ["tests/api/**/*.test.ts"],
+          setupFiles: ["./tests/api/setup.ts"],
+          testTimeout: 30_000,
+          deps: {
+            optimizer: {
+              ssr: {
+                enabled: true,
+                include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"],
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+});
