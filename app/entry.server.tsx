@@ -45,3 +45,10 @@ export default async function handleRequest(
   responseHeaders.set("X-Frame-Options", "DENY");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
+
+/** Logs real server errors; an unknown URL (404) is not one. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  if (error instanceof Error && error.message.startsWith("No route matches URL")) return;
+  console.error(error);
+}

@@ -22,7 +22,10 @@ export function loginUrl(target: string): string {
  * treat as another site), defaulting to the wallet home.
  */
 export function safeReturnPath(path: string | null | undefined): string {
-  if (!path || !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\") || path.length > 1000) return "/";
+  if (!path || path.length > 1000 || !path.startsWith("/")) return "/";
+  // URL parsing drops tabs and newlines and reads "\\" as "/", so "/\t/evil" or "/\\evil"
+  // would leave the site: refuse control characters, whitespace and backslashes outright.
+  if (/[\u0000-\u0020\u007f\\]/.test(path) || path.startsWith("//")) return "/";
   if (path.startsWith("/pages/user/login")) return "/";
   return path;
 }

@@ -1,0 +1,90 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { audit_log, slides } from "../../worker/db/schema";
+import { DEMO } from "../../scripts/seed-demo";
+import { call, db, seed, testEnv } from "./helpers";
+
+beforeAll(() => seed());
+
+async function operatorToken() {
+  const r = await call("/api/admin/login", DEMO.operator);
+  expect(r.code).toBe(1);
+  return r.data.token as string;
+}
+
+describe("operator console API", () => {
+  it("every /api/admin route but login needs an operator session", async () => {
+    for (const path of ["/api/admin/me", "/api/admin/overview", "/api/admin/audit", "/api/admin/content", "/api/admin/contacts", "/api/admin/slides"]) {
+      const r = await call(path, {});
+      expect(r.status, path).toBe(401);
+      expect(r.code).toBe(0);
+    }
+  });
+
+  it("a user's token is not an operator session", async () => {
+    const u = await call("/api/user/login", DEMO.user);
+    expect((await call("/api/admin/overview", {}, { token: u.data.userinfo.token })).status).toBe(401);
+  });
+
+  it("an operator's token is not a user session", async () => {
+    expect((await call("/api/user/user", {}, { token: await operatorToken() })).status).toBe(401);
+  });
+
+  it("wrong operator credentials get the generic message", async () => {
+    const r = await call("/api/admin/login", { account: "operator", password: "nope12345" });
+    expect(r.code).toBe(0);
+    expect(r.data.error).toBe("login_failed");
+  });
+
+  it("login and logout are audit-logged with the actor", async () => {
+    const token = await operatorToken();
+    const audit = await call("/api/admin/audit", { action: "operator." }, { token });
+    expect(audit.code).toBe(1);
+    expect(audit.data.items[0]).toMatchObject({ operator: "operator", action: "operator.login" });
+    expect((await call("/api/admin/logout", {}, { token })).code).toBe(1);
+    expect((await call("/api/admin/me", {}, { token })).status).toBe(401);
+    const [last] = await db.select().from(audit_log).orderBy(sql`id desc`).limit(1);
+    expect(last.action).toBe("operator.logout");
+  });
+
+  it("changing contacts needs a reason and records before/after in the audit log", async () => {
+    const token = await operatorToken();
+    const missing = await call("/api/admin/contacts", { wechat: "x" }, { token });
+    expect(missing.code).toBe(0);
+    const r = await call("/api/admin/contacts", { wechat: "pl_help", mobile: "+1 555 0199", reason: "new support line" }, { token });
+    expect(r.code).toBe(1);
+    expect((await call("/api/index/getWechatMobile", undefined, { method: "GET" })).data).toMatchObject({ wechat: "pl_help", mobile: "+1 555 0199" });
+    const [entry] = await db.select().from(audit_log).where(eq(audit_log.action, "config.update")).orderBy(sql`id desc`).limit(1);
+    expect(entry.reason).toBe("new support line");
+    expect(JSON.parse(entry.data_json).after.wechat).toBe("pl_help");
+  });
+
+  it("banners: create and hide, both audited; hidden ones leave /api/index/slides", async () => {
+    const token = await operatorToken();
+    const created = await call("/api/admin/slides", { title: "Promo", image_url: "/banners/2.svg", sort: 9, enabled: "1", reason: "campaign" }, { token });
+    expect(created.code).toBe(1);
+    const id = created.data.id;
+    expect((await call("/api/index/slides")).data.some((s: { id: number }) => s.id === id)).toBe(true);
+    const hidden = await call(`/api/admin/slides/${id}`, { title: "Promo", image_url: "/banners/2.svg", sort: 9, enabled: "0", reason: "campaign over" }, { token });
+    expect(hidden.code).toBe(1);
+    expect((await call("/api/index/slides")).data.some((s: { id: number }) => s.id === id)).toBe(false);
+    expect((await db.select().from(slides).where(eq(slides.id, id)))[0].enabled).toBe(0);
+    const actions = (await db.select().from(audit_log).where(eq(audit_log.target, `slide:${id}`))).map((a) => a.action);
+    expect(actions).toContain("slide.update");
+    expect((await call("/api/admin/slides/99999", { title: "x", image_url: "/a.svg", reason: "r" }, { token })).status).toBe(404);
+    expect((await call("/api/admin/slides", { title: "x", image_url: "javascript:alert(1)", reason: "r" }, { token })).code).toBe(0);
+  });
+
+  it("the audit log is append-only in the database itself", async () => {
+    await operatorToken();
+    await expect(testEnv.DB.prepare("UPDATE audit_log SET reason = 'edited'").run()).rejects.toThrow(/append-only/);
+    await expect(testEnv.DB.prepare("DELETE FROM audit_log").run()).rejects.toThrow(/append-only/);
+  });
+
+  it("overview counts users and operators", async () => {
+    const r = await call("/api/admin/overview", {}, { token: await operatorToken() });
+    expect(r.code).toBe(1);
+    expect(r.data.users).toBeGreaterThanOrEqual(1);
+    expect(r.data.operators).toBeGreaterThanOrEqual(1);
+  });
+});
