@@ -9,6 +9,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { langCodeOf } from "../locales/languages";
 import { loginUrl, needsLogin } from "./lib/guard";
@@ -17,6 +18,7 @@ import { clearTokenCookie, readToken } from "./lib/session.server";
 import { UiProvider } from "./components/ui";
 import type { UserInfo } from "./lib/types";
 import styles from "./styles/app.css";
+export { shouldRevalidate } from "./lib/revalidate";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -53,7 +55,7 @@ export function useRootData() {
 }
 
 /** Old hash links (/#/pages/...) land on the same page. Runs before anything else. */
-const HASH_ROUTE_SCRIPT = `(function(){var h=location.hash;if(h.indexOf('#/')===0){location.replace(h.slice(1)||'/');}})();`;
+const HASH_ROUTE_SCRIPT = `(function(){function go(){var h=location.hash;if(h.indexOf('#/')===0){location.replace(h.slice(1)||'/');}}go();addEventListener('hashchange',go);})();`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -78,6 +80,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Lets tests (and anyone curious) tell when the page has become interactive.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "1";
+  }, []);
   return (
     <UiProvider>
       <Outlet />

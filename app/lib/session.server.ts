@@ -5,7 +5,9 @@ import { createCookie } from "@remix-run/cloudflare";
  * stops other sites from posting to our actions with it. Secure whenever served over https.
  */
 const userCookie = createCookie("pl_session", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 30 * 24 * 3600 });
-const operatorCookie = createCookie("pl_operator", { httpOnly: true, sameSite: "strict", path: "/admin", maxAge: 12 * 3600 });
+// Path "/" (not "/admin"): single-fetch data requests go to "/admin.data", which a
+// "/admin" cookie path would not match.
+const operatorCookie = createCookie("pl_operator", { httpOnly: true, sameSite: "strict", path: "/", maxAge: 12 * 3600 });
 export const localeCookie = createCookie("lng", { sameSite: "lax", path: "/", maxAge: 365 * 24 * 3600 });
 
 type Kind = "user" | "operator";

@@ -8,6 +8,7 @@ import { apiOrLogin } from "../lib/api.server";
 import { formatUsdt } from "../lib/format";
 import type { Contacts, Slide } from "../lib/types";
 import { useRootData } from "../root";
+export { shouldRevalidate } from "../lib/revalidate";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await apiOrLogin<{ slides: Slide[]; contacts: Contacts }>(context, request, "/api/index/home");

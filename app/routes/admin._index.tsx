@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { adminApiOrLogin } from "../lib/admin.server";
+export { shouldRevalidate } from "../lib/revalidate";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await adminApiOrLogin<{ users: number; users_24h: number; active_sessions: number; operators: number }>(context, request, "/api/admin/overview");

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Empty } from "../components/nav";
 import { adminApiOrLogin } from "../lib/admin.server";
 import { formatDateTime } from "../lib/format";
+export { shouldRevalidate } from "../lib/revalidate";
 
 type AuditItem = { id: number; operator: string | null; action: string; target: string; reason: string; data_json: string; created_at_ms: number };
 const ROWS = 50;

@@ -7,6 +7,7 @@ import { adminApi, adminApiOrLogin } from "../lib/admin.server";
 import { useEnvelope, type PageEnvelope } from "../lib/use-envelope";
 import type { Contacts } from "../lib/types";
 export { clientAction } from "../lib/client-action";
+export { shouldRevalidate } from "../lib/revalidate";
 
 type SlideRow = { id: number; title: string; image_url: string; link: string; sort: number; enabled: number };
 

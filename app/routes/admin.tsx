@@ -3,6 +3,7 @@ import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { adminApi, adminApiOrLogin } from "../lib/admin.server";
 import { clearTokenCookie } from "../lib/session.server";
+export { shouldRevalidate } from "../lib/revalidate";
 
 /** The console layout and its guard: every /admin page needs an operator session. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Screen } from "../components/nav";
 import { apiOrLogin } from "../lib/api.server";
+export { shouldRevalidate } from "../lib/revalidate";
 
 type About = { title: string; intro: string; sections: { title: string; body: string }[] };
 

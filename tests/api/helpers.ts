@@ -19,7 +19,7 @@ export async function call<T = any>(
   const headers = new Headers(opts.headers);
   if (opts.token) headers.set("token", opts.token);
   let payload: BodyInit | undefined;
-  if (typeof body === "string" || body instanceof FormData || body instanceof Uint8Array) payload = body;
+  if (typeof body === "string" || body instanceof FormData || body instanceof Uint8Array) payload = body as BodyInit;
   else if (body) {
     headers.set("content-type", headers.get("content-type") ?? "application/json");
     payload = JSON.stringify(body);

@@ -36,7 +36,7 @@ async function readBody(req: Request, limit: number): Promise<Record<string, unk
     // content-length header (chunked uploads cannot get around it).
     let form: FormData;
     try {
-      form = await new Response(bytes, { headers: { "content-type": req.headers.get("content-type")! } }).formData();
+      form = await new Response(bytes as unknown as BodyInit, { headers: { "content-type": req.headers.get("content-type")! } }).formData();
     } catch {
       throw new ApiError("errors.malformed", 400);
     }

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+/** Local runs never phone home (TOOLCHAIN.md). */
+export const quietEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  NO_UPDATE_NOTIFIER: "1",
+};
+
+export const bin = (name: string) => `node_modules/.bin/${name}`;
+
+/** Runs a command with inherited output; rejects on a non-zero exit. */
+export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env: opts.env ?? quietEnv });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited with ${code ?? signal}`))));
+  });
+}
+
+/** Starts a long-running command and stops it with this process. */
+export function serve(cmd: string, args: string[]): ChildProcess {
+  const child = spawn(cmd, args, { stdio: "inherit", env: quietEnv });
+  const stop = () => child.kill("SIGTERM");
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  child.on("exit", (code) => process.exit(code ?? 0));
+  return child;
+}
+
+/** Build, migrate and seed a local state directory (the same steps for start, dev and e2e). */
+export async function prepare(persistTo: string) {
+  await run(bin("remix"), ["build"]);
+  await run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
+  await run(bin("tsx"), ["scripts/seed.ts", "--persist-to", persistTo]);
+}
+
+export function wranglerDev(port: string, persistTo: string, extra: string[] = []) {
+  return serve(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistTo, "--var", "APP_ENV:local", ...extra]);
+}

@@ -1,0 +1,9 @@
+/** The server Playwright starts: a fresh local state, migrated and seeded, on port 8799. */
+import { rmSync } from "node:fs";
+import { prepare, wranglerDev } from "./lib";
+
+export const E2E_PORT = process.env.E2E_PORT ?? "8799";
+const state = ".wrangler/e2e";
+rmSync(state, { recursive: true, force: true });
+await prepare(state);
+wranglerDev(E2E_PORT, state);
