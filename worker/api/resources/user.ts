@@ -6,6 +6,8 @@ import { changePassword, loginUser, registerUser, setUserLanguage, type User } f
 import { revokeSession } from "../../domain/identity/session";
 import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/rules";
 import { requireUser } from "../../middleware/auth";
+import { formatAmount } from "../../domain/ledger/amount";
+import { userBalances, type UserBalances } from "../../domain/ledger/balances";
 import { ApiError, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
@@ -46,8 +48,11 @@ const LangBody = z.object({
   value: text({ max: 35 }).pipe(z.string().refine((v) => localeFromLang(v) !== null, "errors.invalid_field")),
 });
 
-/** The user as the API shows it. Token only right after login or registration. */
-export function userInfo(user: User, token?: string) {
+/**
+ * The user as the API shows it, with ledger balances (micro-USDT integers and USDT decimal
+ * strings). Token only right after login or registration.
+ */
+export function userInfo(user: User, balances: UserBalances, token?: string) {
   return {
     id: user.id,
     account: user.account,
@@ -56,6 +61,12 @@ export function userInfo(user: User, token?: string) {
     lang: user.lang,
     created_at_ms: user.created_at_ms,
     password_changed_at_ms: user.password_changed_at_ms,
+    balance: formatAmount(balances.available_micro),
+    locked: formatAmount(balances.locked_micro),
+    total: formatAmount(balances.total_micro),
+    balance_micro: balances.available_micro,
+    locked_micro: balances.locked_micro,
+    total_micro: balances.total_micro,
     ...(token ? { token } : {}),
   };
 }
@@ -65,7 +76,7 @@ export const userApi = new Hono<AppEnv>()
     const body = read(c, RegisterBody);
     const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale") }, Date.now());
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
-    return ok(c, { userinfo: userInfo(result.user, result.token) }, "errors.registered");
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.registered");
   })
   .post("/login", async (c) => {
     const body = read(c, LoginBody);
@@ -75,13 +86,13 @@ export const userApi = new Hono<AppEnv>()
       throw new ApiError("errors.login_throttled", 429, { minutes }, { retry_after_ms: result.retry_after_ms });
     }
     if (result.status === "failed") throw new ApiError("errors.login_failed");
-    return ok(c, { userinfo: userInfo(result.user, result.token) }, "errors.logged_in");
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
   })
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.get("db"), c.get("session_token_hash"), Date.now());
     return ok(c, null, "errors.logged_out");
   })
-  .post("/user", requireUser, async (c) => ok(c, userInfo(c.get("user"))))
+  .post("/user", requireUser, async (c) => ok(c, userInfo(c.get("user"), await userBalances(c.get("db"), c.get("user").id))))
   .post("/reset_login_pwd", requireUser, async (c) => {
     const body = read(c, ResetPasswordBody);
     const result = await changePassword(

@@ -1,3 +1,4 @@
 export * from "./identity";
 export * from "./operators";
 export * from "./content";
+export * from "./ledger";

@@ -6,6 +6,7 @@ import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, norma
 import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
 import { clearLoginFailures, recordLoginFailure, throttleState } from "./throttle";
 import type { LocaleKey } from "../../../locales/languages";
+import { userAccountInserts } from "../ledger/accounts";
 
 export type User = typeof users.$inferSelect;
 
@@ -14,8 +15,8 @@ export type RegisterResult =
   | { status: "account_invalid" | "password_invalid" | "account_taken" | "invite_unknown" };
 
 /**
- * Creates the user, their own invitation code and their first session in one D1 batch:
- * either all three exist afterwards or none does.
+ * Creates the user, their own invitation code, their first session and their ledger accounts
+ * in one D1 batch: either all of it exists afterwards or none of it does.
  */
 export async function registerUser(
   db: Db,
@@ -56,6 +57,7 @@ export async function registerUser(
           .returning(),
         db.insert(invite_codes).values({ code: own_code, owner_user_id: user_id, created_at_ms: now_ms }),
         sessionInsert(db, "user", user_id, token, now_ms),
+        ...userAccountInserts(db, user_id, now_ms),
       ]);
       return { status: "ok", user: inserted[0], token };
     } catch (err) {
