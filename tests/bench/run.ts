@@ -21,7 +21,10 @@ const RUN_LIMIT_MS = 170_000;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     console.error(`\n${signal}: stopping the bench server`);
-    void stopAllServers().finally(() => process.exit(130));
+    void stopAllServers().finally(() => {
+      console.error("bench server stopped");
+      process.exit(130);
+    });
   });
 }
 
