@@ -1,5 +1,5 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
@@ -49,6 +49,6 @@ export default async function handleRequest(
 /** Logs real server errors; an unknown URL (404) is not one. */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  if (error instanceof Error && error.message.startsWith("No route matches URL")) return;
+  if (isRouteErrorResponse(error) && error.status === 404) return;
   console.error(error);
 }

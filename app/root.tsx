@@ -16,6 +16,7 @@ import { loginUrl, needsLogin } from "./lib/guard";
 import { getLocale } from "./lib/i18n.server";
 import { clearTokenCookie, readToken } from "./lib/session.server";
 import { UiProvider } from "./components/ui";
+import { useUserChannel } from "./lib/use-user-channel";
 import type { UserInfo } from "./lib/types";
 import styles from "./styles/app.css";
 export { shouldRevalidate } from "./lib/revalidate";
@@ -84,6 +85,8 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "1";
   }, []);
+  const data = useRouteLoaderData<typeof loader>("root");
+  useUserChannel(Boolean(data?.user));
   return (
     <UiProvider>
       <Outlet />

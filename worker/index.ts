@@ -8,6 +8,9 @@ import * as build from "../build/server/index.js";
 import { createApi } from "./api/app";
 import { inProcessApi } from "./api/in-process";
 import type { Env } from "./env";
+import { handleWebSocket } from "./ws";
+
+export { UserChannel } from "../durable-objects/user-channel/user-channel";
 
 const api = createApi();
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
@@ -16,6 +19,7 @@ export default {
   async fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
     if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
+    if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
     return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx) });
   },
 } satisfies ExportedHandler<Env>;

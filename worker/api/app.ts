@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import { getDb } from "../db/client";
 import { detectLang, detectLangEarly } from "../middleware/lang";
 import { readInput } from "../middleware/input";
@@ -16,6 +17,8 @@ import type { AppEnv } from "./types";
 export function createApi() {
   const app = new Hono<AppEnv>().basePath("/api");
 
+  // nosniff, no framing, no referrer leaks: JSON answers are never rendered as anything else.
+  app.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   app.use("*", detectLangEarly, async (c, next) => {
     c.set("db", getDb(c.env.DB));
     await next();

@@ -1,0 +1,29 @@
+import { useRevalidator } from "@remix-run/react";
+import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { useEffect, useRef } from "react";
+import { parseServerMessage } from "../../durable-objects/protocol";
+
+/**
+ * Keeps the signed-in user's pages live: a reconnecting WebSocket to their channel
+ * (`/ws/user`). When the balance changes, the page reloads its data from the API, so what is
+ * shown always comes from the ledger. Also tracks the server clock offset for countdowns.
+ */
+export const serverClock = { offset_ms: 0 };
+
+export function useUserChannel(signedIn: boolean) {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  useEffect(() => {
+    if (!signedIn) return;
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/user`;
+    const socket = new ReconnectingWebSocket(url, [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
+    socket.addEventListener("message", (event) => {
+      const message = parseServerMessage(event.data);
+      if (!message) return;
+      if (message.type === "hello" || message.type === "pong") serverClock.offset_ms = message.server_time_ms - Date.now();
+      if (message.type === "balance") revalidate.current();
+    });
+    return () => socket.close();
+  }, [signedIn]);
+}

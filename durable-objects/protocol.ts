@@ -1,0 +1,42 @@
+/**
+ * The one wire protocol between the Durable Objects and the pages. Every message is JSON,
+ * validated with zod on both ends, so a page never acts on a malformed message and a Durable
+ * Object never trusts one.
+ */
+import { z } from "zod";
+
+/** Server → client. */
+export const ServerMessage = z.discriminatedUnion("type", [
+  /** Sent on connect: lets the page align its clock (countdowns use server time). */
+  z.object({ type: z.literal("hello"), server_time_ms: z.number().int() }),
+  z.object({ type: z.literal("pong"), server_time_ms: z.number().int() }),
+  /** The user's balances changed: the page reloads them from the API (the ledger). */
+  z.object({ type: z.literal("balance"), reason: z.string().max(64) }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+
+/** Client → server. */
+export const ClientMessage = z.discriminatedUnion("type", [z.object({ type: z.literal("ping") })]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+
+export function parseServerMessage(raw: unknown): ServerMessage | null {
+  return parseJson(raw, ServerMessage);
+}
+
+export function parseClientMessage(raw: unknown): ClientMessage | null {
+  return parseJson(raw, ClientMessage);
+}
+
+function parseJson<T>(raw: unknown, schema: z.ZodType<T>): T | null {
+  if (typeof raw !== "string" || raw.length > 16_384) return null;
+  try {
+    const r = schema.safeParse(JSON.parse(raw));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function encode(message: ServerMessage | ClientMessage): string {
+  return JSON.stringify(message);
+}

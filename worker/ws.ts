@@ -1,0 +1,44 @@
+import { getDb } from "./db/client";
+import { resolveSession } from "./domain/identity/session";
+import type { Env } from "./env";
+import { tokenFromCookie } from "./session-cookie";
+import type { ServerMessage } from "../durable-objects/protocol";
+import { DEFAULT_LOCALE, localeFromAcceptLanguage } from "../locales/languages";
+import { translate } from "./i18n";
+
+/**
+ * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
+ * - `/ws/user`: the signed-in user's channel (balance changes, order countdowns and results),
+ *   authenticated by the page's session cookie.
+ */
+export async function handleWebSocket(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url);
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return json(request, 426, "errors.malformed");
+  // Browsers always send Origin on WebSocket upgrades; another site's page must not ride
+  // on our user's cookie (cross-site WebSocket hijacking).
+  const origin = request.headers.get("origin");
+  if (origin && new URL(origin).host !== url.host) return json(request, 403, "errors.unauthorized");
+
+  if (url.pathname === "/ws/user") {
+    const token = await tokenFromCookie(request.headers.get("cookie"));
+    const session = await resolveSession(getDb(env.DB), "user", token, Date.now());
+    if (session.status !== "ok") return json(request, 401, "errors.unauthorized");
+    const channel = env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(session.subject_id)));
+    return channel.fetch(request);
+  }
+  return json(request, 404, "errors.not_found");
+}
+
+/** Tells the user's open pages that something changed. Never fails the caller's operation. */
+export async function notifyUser(env: Env, user_id: number, message: ServerMessage): Promise<void> {
+  try {
+    await env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(user_id))).publish(message);
+  } catch (err) {
+    console.error("notifyUser failed", user_id, err);
+  }
+}
+
+function json(request: Request, status: number, key: string) {
+  const locale = localeFromAcceptLanguage(request.headers.get("accept-language")) ?? DEFAULT_LOCALE;
+  return Response.json({ code: 0, msg: translate(locale, key), data: { error: key.replace(/^errors\./, "") } }, { status });
+}
