@@ -8,6 +8,12 @@ import { operators, slides, users } from "../worker/db/schema";
 import { createSlide, seedContacts } from "../worker/domain/content/site";
 import { createOperator } from "../worker/domain/identity/operators";
 import { ensurePlatformInviteCode, registerUser } from "../worker/domain/identity/users";
+import { setBankAccount, getBankAccount } from "../worker/domain/deposits/bank-account";
+import { createChannel } from "../worker/domain/deposits/channels";
+import { approveDeposit, listChannels, submitDeposit } from "../worker/domain/deposits/deposits";
+import { storeUpload } from "../worker/domain/uploads/store";
+import { getRules, setRule } from "../worker/domain/withdrawals/withdrawals";
+import { deposits } from "../worker/db/schema";
 
 export const DEMO = {
   invite_code: "WELCOME",
@@ -15,7 +21,12 @@ export const DEMO = {
   operator: { account: "operator", password: "operator12345" },
 } as const;
 
-export async function seedDemo(db: Db, now_ms = Date.now()): Promise<string[]> {
+/** A small PNG standing in for the demo deposit's transfer screenshot. */
+const DEMO_SCREENSHOT_PNG = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAIAAACDRijCAAAAUklEQVR4nO3MIQJAUBQAwX+wPeo2QRAEQRAEQRAEQRAEQRAEQRA4hPrmAJPwxQdvvPDEA3fccMUFZ5xwxAF77LDFBmussMQCc8xSRBFFFNG/6AMk732fPYXb4wAAAABJRU5ErkJggg==";
+
+const USDT = 1_000_000;
+
+export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): Promise<string[]> {
   const done: string[] = [];
   await ensurePlatformInviteCode(db, DEMO.invite_code, now_ms);
 
@@ -38,6 +49,48 @@ export async function seedDemo(db: Db, now_ms = Date.now()): Promise<string[]> {
     ];
     for (const [i, b] of banners.entries()) await createSlide(db, null, { ...b, sort: i, enabled: true }, "demo seed", now_ms);
     done.push("banners");
+  }
+  done.push(...(await seedMoney(db, bucket, now_ms)));
+  return done;
+}
+
+/**
+ * Deposit channels (USDT on TRC20 and ERC20), the platform bank account, withdrawal fees and
+ * minimums, and 10,000 USDT for `demo` through a deposit the operator approves, so the
+ * ledger holds a real, balanced history.
+ */
+async function seedMoney(db: Db, bucket: R2Bucket, now_ms: number): Promise<string[]> {
+  const done: string[] = [];
+  if ((await listChannels(db, { only_enabled: false })).length === 0) {
+    await createChannel(db, null, { currency: "USDT", chain: "TRC20", address: "TJSzB6aFFQjzazrFteCifoe9d9f873i9w9", min_amount_micro: 10 * USDT, enabled: true, sort: 0 }, "demo seed", now_ms);
+    await createChannel(db, null, { currency: "USDT", chain: "ERC20", address: "0x5b3A1D8e6F2d1a0e3C2bB4A7dE9f0c1B2a3D4e5F", min_amount_micro: 50 * USDT, enabled: true, sort: 1 }, "demo seed", now_ms);
+    done.push("deposit channels");
+  }
+  if (!(await getBankAccount(db)).enabled) {
+    await setBankAccount(db, null, { enabled: true, bank: "Demo Bank", holder: "Proofline Ltd", account: "6222 0000 1234 5678", branch: "Main branch", min_amount_micro: 100 * USDT }, "demo seed", now_ms);
+    done.push("bank account");
+  }
+  const rules = await getRules(db);
+  if (!rules.trc20.enabled) await setRule(db, null, "trc20", { fee_fixed_micro: 1 * USDT, fee_rate_bp: 0, min_amount_micro: 10 * USDT, enabled: true }, "demo seed", now_ms);
+  if (!rules.bank.enabled) await setRule(db, null, "bank", { fee_fixed_micro: 0, fee_rate_bp: 50, min_amount_micro: 50 * USDT, enabled: true }, "demo seed", now_ms);
+
+  const demo = (await db.query.users.findFirst({ where: eq(users.account, DEMO.user.account) }))!;
+  const operator = (await db.query.operators.findFirst({ where: eq(operators.account, DEMO.operator.account) }))!;
+  const already = await db.query.deposits.findFirst({ where: eq(deposits.request_key, "seed:demo-opening-deposit") });
+  if (!already) {
+    const png = Uint8Array.from(atob(DEMO_SCREENSHOT_PNG), (ch) => ch.charCodeAt(0));
+    const upload = await storeUpload(db, bucket, demo.id, png, now_ms);
+    if (upload.status !== "ok") throw new Error(`seed: screenshot: ${upload.status}`);
+    const [trc20] = await listChannels(db, { only_enabled: true });
+    const submitted = await submitDeposit(
+      db,
+      { user_id: demo.id, kind: "crypto", channel_id: trc20.id, amount_micro: 10_000 * USDT, tx_hash: "demo-seed-0000000000000000000000000000000000000000000000000000000000", image_id: upload.upload.id, request_key: "seed:demo-opening-deposit" },
+      now_ms,
+    );
+    if (submitted.status !== "ok") throw new Error(`seed: deposit: ${submitted.status}`);
+    const approved = await approveDeposit(db, operator.id, submitted.deposit.id, now_ms);
+    if (approved.status !== "ok") throw new Error(`seed: approve: ${approved.status}`);
+    done.push("10,000 USDT for demo");
   }
   return done;
 }

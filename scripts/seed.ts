@@ -8,7 +8,7 @@ const i = process.argv.indexOf("--persist-to");
 const persistTo = i > 0 ? process.argv[i + 1] : ".wrangler/state";
 const { env, dispose } = await getPlatformProxy<Env>({ persist: { path: `${persistTo}/v3` } });
 try {
-  const done = await seedDemo(getDb(env.DB));
+  const done = await seedDemo(getDb(env.DB), env.UPLOADS);
   console.log(done.length ? `seeded: ${done.join(", ")}` : "seed: demo data already present");
 } finally {
   await dispose();

@@ -9,6 +9,7 @@ import { createApi } from "./api/app";
 import { inProcessApi } from "./api/in-process";
 import type { Env } from "./env";
 import { handleWebSocket } from "./ws";
+import { serveFile } from "./files";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 
@@ -20,6 +21,7 @@ export default {
     const { pathname } = new URL(request.url);
     if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
+    if (pathname.startsWith("/files/")) return serveFile(request, env);
     return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx) });
   },
 } satisfies ExportedHandler<Env>;

@@ -38,7 +38,7 @@ export function page(path: string, init: RequestInit = {}): Promise<Response> {
 
 let seeded: Promise<unknown> | null = null;
 export function seed() {
-  seeded ??= seedDemo(db);
+  seeded ??= seedDemo(db, testEnv.UPLOADS);
   return seeded;
 }
 

@@ -6,8 +6,12 @@ import { readInput } from "../middleware/input";
 import { translate } from "../i18n";
 import { ApiError, fail } from "./envelope";
 import { adminApi } from "./resources/admin";
+import { adminMoneyApi } from "./resources/admin-money";
 import { indexApi } from "./resources/index";
 import { userApi } from "./resources/user";
+import { moneyApi } from "./resources/money";
+import { bindingApi } from "./resources/binding";
+import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import type { AppEnv } from "./types";
 
 /**
@@ -23,12 +27,17 @@ export function createApi() {
     c.set("db", getDb(c.env.DB));
     await next();
   });
-  app.use("*", readInput(), detectLang);
+  // Uploads may carry one image up to 1 MiB (plus multipart framing); everything else 64 KiB.
+  app.use("*", readInput((path) => (path === "/api/common/upload" ? UPLOAD_BODY_LIMIT : null)), detectLang);
 
   app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now() } }));
   app.route("/user", userApi);
+  app.route("/user", moneyApi);
+  app.route("/user", bindingApi);
+  app.route("/common", commonApi);
   app.route("/index", indexApi);
   app.route("/admin", adminApi);
+  app.route("/admin", adminMoneyApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));
   app.onError((err, c) => {

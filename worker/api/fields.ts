@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseAmount } from "../domain/ledger/amount";
 
 /**
  * zod building blocks for request fields. Form posts send everything as strings, so numbers
@@ -33,3 +34,31 @@ export function int(opts: { min: number; max: number; fallback?: number }) {
 
 /** The spec's pagination form: page_no and row, defaults 1 and 30. */
 export const pagination = { page_no: int({ min: 1, max: 100_000, fallback: 1 }), row: int({ min: 1, max: 100, fallback: 30 }) };
+
+/**
+ * A USDT amount typed by a user (at most 2 decimals), as micro-USDT. Refuses floats with more
+ * decimals, exponents, negatives and absurd sizes with a clear message.
+ */
+export function amount() {
+  return z.unknown().transform((v, ctx) => {
+    if (isBlank(v)) {
+      ctx.addIssue({ code: "custom", message: "errors.incomplete" });
+      return z.NEVER;
+    }
+    const r = parseAmount(v);
+    if (r.status !== "ok") {
+      ctx.addIssue({ code: "custom", message: r.status === "too_many_decimals" ? "errors.amount_decimals" : "errors.amount_invalid" });
+      return z.NEVER;
+    }
+    return r.amount_micro;
+  });
+}
+
+/** A positive id sent as a number or numeric string; blank when optional means "none". */
+export function id() {
+  return int({ min: 1, max: Number.MAX_SAFE_INTEGER });
+}
+
+export function optionalId() {
+  return z.preprocess((v) => (isBlank(v) ? null : v), id().nullable()).default(null);
+}

@@ -16,6 +16,8 @@ export function tokenFrom(headers: { get(name: string): string | null }): string
 
 function requireSession(kind: SessionKind): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // Sub-apps mounted on the same prefix may both ask; resolve the session once.
+    if (c.get(kind) && c.get("session_token_hash")) return next();
     const db = c.get("db");
     const session = await resolveSession(db, kind, tokenFrom(c.req.raw.headers), Date.now());
     const denied = kind === "user" ? "errors.unauthorized" : "errors.operator_required";

@@ -12,9 +12,12 @@ const MAX_KEYS = 200;
  * merges them over the query string into `c.var.input`. Malformed, oversized or deeply nested
  * bodies become a 4xx envelope, never an exception that reaches a handler.
  */
-export function readInput(opts: { max_body_bytes?: number } = {}): MiddlewareHandler<AppEnv> {
-  const limit = opts.max_body_bytes ?? MAX_BODY_BYTES;
+export type BodyLimit = { bytes: number; too_large_key: string };
+const DEFAULT_LIMIT: BodyLimit = { bytes: MAX_BODY_BYTES, too_large_key: "errors.payload_too_large" };
+
+export function readInput(limitFor: (path: string) => BodyLimit | null = () => null): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const limit = limitFor(new URL(c.req.url).pathname) ?? DEFAULT_LIMIT;
     const query: Record<string, unknown> = {};
     for (const [k, v] of new URL(c.req.url).searchParams) query[k] = v;
     let body: Record<string, unknown> = {};
@@ -26,9 +29,9 @@ export function readInput(opts: { max_body_bytes?: number } = {}): MiddlewareHan
   };
 }
 
-async function readBody(req: Request, limit: number): Promise<Record<string, unknown>> {
+async function readBody(req: Request, limit: BodyLimit): Promise<Record<string, unknown>> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new ApiError("errors.payload_too_large", 413);
+  if (declared > limit.bytes) throw new ApiError(limit.too_large_key, 413);
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const bytes = await readLimited(req, limit);
   if (type === "multipart/form-data") {
@@ -61,7 +64,7 @@ async function readBody(req: Request, limit: number): Promise<Record<string, unk
   throw new ApiError("errors.unsupported_media", 415);
 }
 
-async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
+async function readLimited(req: Request, limit: BodyLimit): Promise<Uint8Array> {
   const reader = req.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -69,9 +72,9 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
+    if (size > limit.bytes) {
       await reader.cancel();
-      throw new ApiError("errors.payload_too_large", 413);
+      throw new ApiError(limit.too_large_key, 413);
     }
     chunks.push(value);
   }

@@ -1,6 +1,9 @@
 /** `/api/index/*`: public site content (the spec's "index" resource). */
 import { Hono } from "hono";
 import { getContacts, listSlides } from "../../domain/content/site";
+import { getBankAccount, type BankAccount } from "../../domain/deposits/bank-account";
+import { listChannels } from "../../domain/deposits/deposits";
+import { channelOut, usdt } from "../present";
 import { translate } from "../../i18n";
 import { ok } from "../envelope";
 import type { AppEnv } from "../types";
@@ -10,10 +13,18 @@ async function slidesOf(c: { get(k: "db"): AppEnv["Variables"]["db"] }) {
   return rows.map((s) => ({ id: s.id, title: s.title, image: s.image_url, link: s.link }));
 }
 
+/** The platform bank account as users see it (nothing when bank transfer is off). */
+function bankOut(b: BankAccount) {
+  return b.enabled ? { enabled: true, bank: b.bank, holder: b.holder, account: b.account, branch: b.branch, min_amount: usdt(b.min_amount_micro), min_amount_micro: b.min_amount_micro } : { enabled: false };
+}
+
 export const indexApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/getWechatMobile", async (c) => ok(c, await getContacts(c.get("db"))))
   .on(["GET", "POST"], "/slides", async (c) => ok(c, await slidesOf(c)))
   .on(["GET", "POST"], "/home", async (c) => ok(c, { slides: await slidesOf(c), contacts: await getContacts(c.get("db")) }))
+  .on(["GET", "POST"], "/recharge_way", async (c) => ok(c, (await listChannels(c.get("db"), { only_enabled: true })).map(channelOut)))
+  .on(["GET", "POST"], "/recharge_way1", async (c) => ok(c, bankOut(await getBankAccount(c.get("db")))))
+  .on(["GET", "POST"], "/getBA", async (c) => ok(c, bankOut(await getBankAccount(c.get("db")))))
   .on(["GET", "POST"], "/about", async (c) => {
     const t = (k: string) => translate(c.get("locale"), `me.${k}`);
     return ok(c, {

@@ -18,6 +18,8 @@ export const users = sqliteTable(
     lang: text("lang"),
     created_at_ms: integer("created_at_ms").notNull(),
     password_changed_at_ms: integer("password_changed_at_ms").notNull(),
+    /** Withdrawals pause until this time after a password change (0: not paused). */
+    withdraw_paused_until_ms: integer("withdraw_paused_until_ms").notNull().default(0),
   },
   (t) => [
     uniqueIndex("users_account_unique").on(t.account),

@@ -2,3 +2,4 @@ export * from "./identity";
 export * from "./operators";
 export * from "./content";
 export * from "./ledger";
+export * from "./money";

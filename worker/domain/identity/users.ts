@@ -92,6 +92,8 @@ export async function loginUser(db: Db, input: { account: string; password: stri
   return { status: "ok", user, token };
 }
 
+export const WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS = 24 * 3600_000;
+
 export type ChangePasswordResult = { status: "ok" } | { status: "old_password_wrong" | "password_invalid" | "password_same" };
 
 /** Changes the password and signs out every other session of the user, in one batch. */
@@ -107,7 +109,9 @@ export async function changePassword(
   await db.batch([
     db
       .update(users)
-      .set({ password_hash: hashPassword(input.new_password), password_changed_at_ms: now_ms })
+      // Withdrawals pause for a day: if the password was stolen and changed, the owner has
+      // time to notice before money can leave.
+      .set({ password_hash: hashPassword(input.new_password), password_changed_at_ms: now_ms, withdraw_paused_until_ms: now_ms + WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS })
       .where(eq(users.id, user.id)),
     revokeOtherSessions(db, "user", user.id, input.keep_token_hash, now_ms),
   ]);

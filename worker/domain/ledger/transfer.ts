@@ -15,11 +15,7 @@ export type Transfer = {
   ref_id: string;
 };
 
-export type PostResult =
-  | { status: "ok" }
-  | { status: "insufficient_funds" }
-  | { status: "duplicate" }
-  | { status: "account_missing" };
+export type PostResult = { status: "ok" } | { status: MoneyFailure };
 
 function assertTransfer(t: Transfer) {
   if (!Number.isSafeInteger(t.amount_micro) || t.amount_micro <= 0) throw new Error(`transfer ${t.key}: amount must be a positive safe integer`);
@@ -71,7 +67,8 @@ export function transferStatements(db: Db, t: Transfer, now_ms: number) {
 
 /**
  * Posts transfers, together with the caller's own statements (the business object's insert
- * or status change), as ONE D1 batch: all of it happens or none of it does.
+ * or state change, its transition record, its audit entry), as ONE D1 batch: all of it
+ * happens or none of it does. Constraint failures come back as named statuses.
  */
 export async function postTransfers(db: Db, transfers: Transfer[], alongside: BatchItem<"sqlite">[], now_ms: number): Promise<PostResult> {
   const statements = [...alongside, ...transfers.flatMap((t) => transferStatements(db, t, now_ms))] as BatchItem<"sqlite">[];
@@ -80,18 +77,31 @@ export async function postTransfers(db: Db, transfers: Transfer[], alongside: Ba
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
     return { status: "ok" };
   } catch (err) {
-    const failure = classifyLedgerError(err);
+    const failure = classifyMoneyError(err);
     if (failure) return { status: failure };
     throw err;
   }
 }
 
-/** Maps a D1 constraint failure to a named result; anything else is a real error. */
-export function classifyLedgerError(err: unknown): "insufficient_funds" | "duplicate" | "account_missing" | null {
+/**
+ * The named ways a money batch can be refused by the database's own rules:
+ * - insufficient_funds: a user account would go below zero (CHECK);
+ * - duplicate: a transfer key was used before (UNIQUE): the money already moved;
+ * - duplicate_request: the client's idempotency key was used before (UNIQUE);
+ * - state_conflict: the object is not in the state the change starts from (transitions);
+ * - four_eyes: an operator tried to approve their own proposal (CHECK);
+ * - account_missing: a transfer names an account that does not exist (NOT NULL).
+ */
+export type MoneyFailure = "insufficient_funds" | "duplicate" | "duplicate_request" | "state_conflict" | "four_eyes" | "account_missing";
+
+export function classifyMoneyError(err: unknown): MoneyFailure | null {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const message = String((e as { message?: unknown }).message ?? "");
     if (message.includes("ledger_accounts_user_non_negative")) return "insufficient_funds";
     if (message.includes("UNIQUE constraint failed: ledger_transfers.transfer_key")) return "duplicate";
+    if (/UNIQUE constraint failed: \w+\.user_id, \w+\.request_key/.test(message)) return "duplicate_request";
+    if (message.includes("NOT NULL constraint failed: transitions.entity_id") || message.includes("UNIQUE constraint failed: transitions.")) return "state_conflict";
+    if (message.includes("adjustments_four_eyes")) return "four_eyes";
     if (message.includes("NOT NULL constraint failed: ledger_transfers.")) return "account_missing";
   }
   return null;

@@ -1,0 +1,82 @@
+/**
+ * How money objects look in API answers: USDT as decimal strings (at most 2 decimals in,
+ * exact micro-units out as `*_micro`), times in ms. One place, so every screen agrees.
+ */
+import { formatAmount } from "../domain/ledger/amount";
+import type { Deposit, DepositChannel } from "../domain/deposits/deposits";
+import type { Withdrawal } from "../domain/withdrawals/withdrawals";
+import type { BankCard, Wallet } from "../domain/binding/binding";
+import { maskCardNumber } from "../domain/binding/validate";
+import type { StatementLine } from "../domain/ledger/statement";
+import type { WithdrawalRule } from "../domain/withdrawals/fees";
+
+export const usdt = (micro: number) => formatAmount(micro);
+/** Statement lines keep every micro-unit (fees and payouts may have more than 2 decimals). */
+export const usdtExact = (micro: number) => formatAmount(micro, 6).replace(/(\.\d\d\d*?)0+$/, "$1");
+
+export function channelOut(c: DepositChannel) {
+  return { id: c.id, currency: c.currency, chain: c.chain, address: c.address, min_amount: usdt(c.min_amount_micro), min_amount_micro: c.min_amount_micro, enabled: c.enabled === 1 };
+}
+
+export function depositOut(d: Deposit) {
+  return {
+    id: d.id,
+    kind: d.kind,
+    destination: d.destination,
+    amount: usdt(d.amount_micro),
+    amount_micro: d.amount_micro,
+    tx_hash: d.tx_hash,
+    image: `/files/${d.image_id}`,
+    status: d.status,
+    reason: d.reason,
+    created_at: d.created_at_ms,
+    decided_at: d.decided_at_ms,
+  };
+}
+
+export function withdrawalOut(w: Withdrawal) {
+  return {
+    id: w.id,
+    channel: w.channel,
+    destination: w.destination,
+    amount: usdt(w.amount_micro),
+    fee: usdtExact(w.fee_micro),
+    actual_amount: usdtExact(w.actual_micro),
+    amount_micro: w.amount_micro,
+    fee_micro: w.fee_micro,
+    actual_micro: w.actual_micro,
+    status: w.status,
+    tx_ref: w.tx_ref,
+    reason: w.reason,
+    created_at: w.created_at_ms,
+    decided_at: w.decided_at_ms,
+  };
+}
+
+export function ruleOut(r: WithdrawalRule) {
+  return { fee_fixed: usdtExact(r.fee_fixed_micro), fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount: usdt(r.min_amount_micro), min_amount_micro: r.min_amount_micro, enabled: r.enabled };
+}
+
+export function walletOut(w: Wallet) {
+  return { id: w.id, currency: w.currency, chain: w.chain, address: w.address, created_at: w.created_at_ms };
+}
+
+export function bankCardOut(b: BankCard) {
+  return { id: b.id, name: b.name, bank: b.bank, card_number: maskCardNumber(b.card_number), created_at: b.created_at_ms };
+}
+
+export function lineOut(l: StatementLine) {
+  return {
+    id: l.transfer_id,
+    account: l.account,
+    code: l.code,
+    ref_type: l.ref_type,
+    ref_id: l.ref_id,
+    amount: usdtExact(l.amount_micro),
+    amount_micro: l.amount_micro,
+    balance_after: usdtExact(l.balance_after_micro),
+    balance_after_micro: l.balance_after_micro,
+    counterparty: l.counterparty,
+    created_at: l.created_at_ms,
+  };
+}

@@ -1,0 +1,186 @@
+/** `/api/admin/*` money routes: review queues, payouts, adjustments, money config, ledger check. */
+import { eq, like, or } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { users } from "../../db/schema";
+import { approveAdjustment, listAdjustments, proposeAdjustment, rejectAdjustment } from "../../domain/adjustments/adjustments";
+import { getBankAccount, setBankAccount } from "../../domain/deposits/bank-account";
+import { createChannel, updateChannel } from "../../domain/deposits/channels";
+import { approveDeposit, listChannels, listDepositsByStatus, rejectDeposit } from "../../domain/deposits/deposits";
+import { userBalances } from "../../domain/ledger/balances";
+import { checkLedger } from "../../domain/ledger/check";
+import { userStatement } from "../../domain/ledger/statement";
+import { getRules, listWithdrawalsByStatus, payWithdrawal, rejectWithdrawal, setRule } from "../../domain/withdrawals/withdrawals";
+import { requireOperator } from "../../middleware/auth";
+import { notifyUser } from "../../ws";
+import { ApiError, ok, read } from "../envelope";
+import { amount, id, int, optionalText, pagination, text } from "../fields";
+import { afterResponse } from "../idempotency";
+import { channelOut, depositOut, lineOut, ruleOut, usdt, usdtExact, withdrawalOut } from "../present";
+import type { AppEnv } from "../types";
+import { moneyFailure } from "./money-errors";
+
+const Reason = z.object({ reason: text({ max: 500, invalid: "errors.reason_required" }) });
+const flag = z.preprocess((v) => v === true || v === "1" || v === "on" || v === "true", z.boolean());
+const pathId = (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ApiError("errors.not_found", 404);
+  return n;
+};
+/** Fees may be fractions of a cent? No: configured in USDT with up to 2 decimals, or zero. */
+const money0 = z.preprocess((v) => (v === "0" || v === 0 || v === "0.00" ? "zero" : v), z.union([z.literal("zero").transform(() => 0), amount()]));
+
+const ChannelBody = Reason.extend({
+  currency: text({ max: 10 }).transform((v) => v.toUpperCase()),
+  chain: text({ max: 20 }).transform((v) => v.toUpperCase()),
+  address: text({ max: 128 }),
+  min_amount: amount(),
+  enabled: flag,
+  sort: int({ min: 0, max: 1000, fallback: 0 }),
+});
+const BankBody = Reason.extend({
+  bank: optionalText(100).default(""),
+  holder: optionalText(100).default(""),
+  account: optionalText(64).default(""),
+  branch: optionalText(100).default(""),
+  min_amount: amount(),
+  enabled: flag,
+});
+const RuleBody = Reason.extend({ fee_fixed: money0, fee_rate_bp: int({ min: 0, max: 10_000, fallback: 0 }), min_amount: amount(), enabled: flag });
+const StatusQuery = (values: readonly [string, ...string[]]) => z.object({ status: z.enum(values, { error: "errors.invalid_field" }).default(values[0]), ...pagination });
+
+export const adminMoneyApi = new Hono<AppEnv>()
+  .use("*", requireOperator)
+  // Deposits
+  .on(["GET", "POST"], "/deposits", async (c) => {
+    const q = read(c, StatusQuery(["review", "approved", "rejected", "all"]));
+    const { items, total } = await listDepositsByStatus(c.get("db"), q.status as never, q);
+    return ok(c, { items: await withAccounts(c, items.map((d) => ({ ...depositOut(d), user_id: d.user_id }))), total });
+  })
+  .post("/deposits/:id/approve", async (c) => {
+    const r = await approveDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), Date.now());
+    if (r.status !== "ok") throw moneyFailure(r.status);
+    await afterResponse(c, notifyUser(c.env, r.deposit.user_id, { type: "balance", reason: "deposit" }));
+    return ok(c, depositOut(r.deposit), "errors.approved");
+  })
+  .post("/deposits/:id/reject", async (c) => {
+    const { reason } = read(c, Reason);
+    const r = await rejectDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, Date.now());
+    if (r.status !== "ok") throw moneyFailure(r.status);
+    await afterResponse(c, notifyUser(c.env, r.deposit.user_id, { type: "balance", reason: "deposit" }));
+    return ok(c, depositOut(r.deposit), "errors.rejected");
+  })
+  // Withdrawals
+  .on(["GET", "POST"], "/withdrawals", async (c) => {
+    const q = read(c, StatusQuery(["review", "paid", "rejected", "cancelled", "all"]));
+    const { items, total } = await listWithdrawalsByStatus(c.get("db"), q.status as never, q);
+    return ok(c, { items: await withAccounts(c, items.map((w) => ({ ...withdrawalOut(w), user_id: w.user_id }))), total });
+  })
+  .post("/withdrawals/:id/pay", async (c) => {
+    const { tx_ref } = read(c, z.object({ tx_ref: text({ max: 200 }) }));
+    const r = await payWithdrawal(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), tx_ref, Date.now());
+    if (r.status !== "ok") throw moneyFailure(r.status);
+    await afterResponse(c, notifyUser(c.env, r.withdrawal.user_id, { type: "balance", reason: "withdrawal" }));
+    return ok(c, withdrawalOut(r.withdrawal), "errors.paid");
+  })
+  .post("/withdrawals/:id/reject", async (c) => {
+    const { reason } = read(c, Reason);
+    const r = await rejectWithdrawal(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, Date.now());
+    if (r.status !== "ok") throw moneyFailure(r.status);
+    await afterResponse(c, notifyUser(c.env, r.withdrawal.user_id, { type: "balance", reason: "withdrawal" }));
+    return ok(c, withdrawalOut(r.withdrawal), "errors.rejected");
+  })
+  // Users and their ledger
+  .on(["GET", "POST"], "/users", async (c) => {
+    const { q } = read(c, z.object({ q: optionalText(40).default("") }));
+    const db = c.get("db");
+    const pattern = `%${q.replace(/[%_]/g, "")}%`;
+    const rows = await db
+      .select({ id: users.id, account: users.account, created_at_ms: users.created_at_ms })
+      .from(users)
+      .where(q ? or(like(users.account, pattern), eq(users.id, Number(q) || -1)) : undefined)
+      .limit(50);
+    return ok(c, rows);
+  })
+  .on(["GET", "POST"], "/users/:id/ledger", async (c) => {
+    const user_id = pathId(c.req.param("id"));
+    const page = read(c, z.object(pagination));
+    const db = c.get("db");
+    const user = await db.query.users.findFirst({ where: eq(users.id, user_id), columns: { id: true, account: true } });
+    if (!user) throw new ApiError("errors.not_found", 404);
+    const balances = await userBalances(db, user_id);
+    const { items, total } = await userStatement(db, user_id, page);
+    return ok(c, {
+      user,
+      balances: { available: usdtExact(balances.available_micro), locked_trade: usdtExact(balances.locked_trade_micro), locked_pool: usdtExact(balances.locked_pool_micro), locked_withdrawal: usdtExact(balances.locked_withdrawal_micro), total: usdtExact(balances.total_micro) },
+      items: items.map(lineOut),
+      total,
+    });
+  })
+  // Adjustments (four eyes)
+  .on(["GET", "POST"], "/adjustments", async (c) => {
+    const { status } = read(c, z.object({ status: z.enum(["pending", "approved", "rejected", "all"]).default("pending") }));
+    const rows = await listAdjustments(c.get("db"), status);
+    return ok(c, rows.map((a) => ({ ...a, amount: usdt(a.amount_micro) })));
+  })
+  .post("/adjustments/new", async (c) => {
+    const body = read(c, Reason.extend({ user_id: id(), direction: z.enum(["credit", "debit"], { error: "errors.invalid_field" }), amount: amount() }));
+    const r = await proposeAdjustment(c.get("db"), c.get("operator").id, { user_id: body.user_id, direction: body.direction, amount_micro: body.amount, reason: body.reason }, Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.not_found", 404);
+    return ok(c, { id: r.adjustment.id }, "errors.submitted");
+  })
+  .post("/adjustments/:id/approve", async (c) => {
+    const r = await approveAdjustment(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), Date.now());
+    if (r.status !== "ok") throw moneyFailure(r.status);
+    await afterResponse(c, notifyUser(c.env, r.adjustment.user_id, { type: "balance", reason: "adjustment" }));
+    return ok(c, { id: r.adjustment.id, status: r.adjustment.status }, "errors.approved");
+  })
+  .post("/adjustments/:id/reject", async (c) => {
+    const { reason } = read(c, Reason);
+    const r = await rejectAdjustment(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, Date.now());
+    if (r.status !== "ok") throw moneyFailure(r.status);
+    return ok(c, { id: r.adjustment.id, status: r.adjustment.status }, "errors.rejected");
+  })
+  // Money configuration
+  .on(["GET", "POST"], "/money_config", async (c) => {
+    const db = c.get("db");
+    const [channels, bank, rules] = await Promise.all([listChannels(db, { only_enabled: false }), getBankAccount(db), getRules(db)]);
+    return ok(c, { channels: channels.map(channelOut), bank: { ...bank, min_amount: usdt(bank.min_amount_micro) }, rules: { trc20: ruleOut(rules.trc20), bank: ruleOut(rules.bank) } });
+  })
+  .post("/deposit_channels", async (c) => {
+    const { reason, min_amount, ...rest } = read(c, ChannelBody);
+    const created = await createChannel(c.get("db"), c.get("operator").id, { ...rest, min_amount_micro: min_amount }, reason, Date.now());
+    return ok(c, { id: created.id }, "errors.saved");
+  })
+  .post("/deposit_channels/:id", async (c) => {
+    const { reason, min_amount, ...rest } = read(c, ChannelBody);
+    const r = await updateChannel(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), { ...rest, min_amount_micro: min_amount }, reason, Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.not_found", 404);
+    return ok(c, null, "errors.saved");
+  })
+  .post("/bank_account", async (c) => {
+    const { reason, min_amount, ...rest } = read(c, BankBody);
+    if (rest.enabled && (!rest.bank || !rest.holder || !rest.account)) throw new ApiError("errors.incomplete");
+    await setBankAccount(c.get("db"), c.get("operator").id, { ...rest, min_amount_micro: min_amount }, reason, Date.now());
+    return ok(c, null, "errors.saved");
+  })
+  .post("/withdrawal_rules/:channel", async (c) => {
+    const channel = c.req.param("channel");
+    if (channel !== "trc20" && channel !== "bank") throw new ApiError("errors.not_found", 404);
+    const { reason, fee_fixed, min_amount, ...rest } = read(c, RuleBody);
+    await setRule(c.get("db"), c.get("operator").id, channel, { fee_fixed_micro: fee_fixed, min_amount_micro: min_amount, ...rest }, reason, Date.now());
+    return ok(c, null, "errors.saved");
+  })
+  .on(["GET", "POST"], "/ledger/check", async (c) => {
+    const r = await checkLedger(c.get("db"));
+    return ok(c, { ...r, debits: usdtExact(r.debits_micro), credits: usdtExact(r.credits_micro), balance_sum: usdtExact(r.balance_sum_micro) });
+  });
+
+/** Adds the account name to rows that carry a user_id (queues show who asked). */
+async function withAccounts<T extends { user_id: number }>(c: { get(k: "db"): AppEnv["Variables"]["db"] }, rows: T[]) {
+  if (rows.length === 0) return [];
+  const db = c.get("db");
+  const ids = [...new Set(rows.map((r) => r.user_id))];
+  const found = await db.select({ id: users.id, account: users.account }).from(users).where(or(...ids.map((i) => eq(users.id, i))));
+  return rows.map((r) => ({ ...r, account: found.find((u) => u.id === r.user_id)?.account ?? "" }));
+}

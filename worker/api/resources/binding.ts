@@ -1,0 +1,50 @@
+/** `/api/user/*` binding routes: TRC20 wallet addresses and bank cards. */
+import { Hono } from "hono";
+import { z } from "zod";
+import { addBankCard, addWallet, deleteBankCard, deleteWallet, listBankCards, listWallets, MAX_BOUND } from "../../domain/binding/binding";
+import { requireUser } from "../../middleware/auth";
+import { ApiError, ok, read } from "../envelope";
+import { id, text } from "../fields";
+import { bankCardOut, walletOut } from "../present";
+import type { AppEnv } from "../types";
+
+const WalletBody = z.object({
+  chain: text({ max: 20 }).default("TRC20"),
+  address: text({ max: 64, invalid: "errors.address_invalid" }),
+});
+const BankBody = z.object({
+  name: text({ max: 64 }),
+  bank: text({ max: 64 }),
+  card_number: text({ max: 30, invalid: "errors.card_invalid" }),
+});
+
+export const bindingApi = new Hono<AppEnv>()
+  .use("*", requireUser)
+  .post("/wallet_list", async (c) => ok(c, (await listWallets(c.get("db"), c.get("user").id)).map(walletOut)))
+  .post("/add_wallet", async (c) => {
+    const body = read(c, WalletBody);
+    const r = await addWallet(c.get("db"), { user_id: c.get("user").id, ...body }, Date.now());
+    if (r.status === "duplicate") throw new ApiError("errors.wallet_duplicate");
+    if (r.status === "limit_reached") throw new ApiError("errors.limit_reached", 200, { max: MAX_BOUND });
+    if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
+    return ok(c, { id: r.wallet.id, wallet: walletOut(r.wallet) }, "errors.saved");
+  })
+  .post("/del_wallet", async (c) => {
+    const r = await deleteWallet(c.get("db"), c.get("user").id, read(c, z.object({ id: id() })).id, Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.not_found", 404);
+    return ok(c, null, "errors.deleted");
+  })
+  .post("/bank_list", async (c) => ok(c, (await listBankCards(c.get("db"), c.get("user").id)).map(bankCardOut)))
+  .post("/add_bank", async (c) => {
+    const body = read(c, BankBody);
+    const r = await addBankCard(c.get("db"), { user_id: c.get("user").id, ...body }, Date.now());
+    if (r.status === "duplicate") throw new ApiError("errors.card_duplicate");
+    if (r.status === "limit_reached") throw new ApiError("errors.limit_reached", 200, { max: MAX_BOUND });
+    if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
+    return ok(c, { id: r.card.id, card: bankCardOut(r.card) }, "errors.saved");
+  })
+  .post("/del_bank", async (c) => {
+    const r = await deleteBankCard(c.get("db"), c.get("user").id, read(c, z.object({ id: id() })).id, Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.not_found", 404);
+    return ok(c, null, "errors.deleted");
+  });

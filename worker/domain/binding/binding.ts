@@ -1,0 +1,79 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { bank_cards, wallets } from "../../db/schema";
+import { isUniqueViolation } from "../identity/users";
+import { isTrc20Address, isValidCardNumber, normalizeCardNumber } from "./validate";
+
+/** Chains a user can bind for withdrawals. Only USDT on TRC20 for now (the spec's withdrawal). */
+export const WALLET_CHAINS = ["TRC20"] as const;
+export type WalletChain = (typeof WALLET_CHAINS)[number];
+/** At most this many live wallets or cards per user: plenty, and a bound on abuse. */
+export const MAX_BOUND = 10;
+
+export type Wallet = typeof wallets.$inferSelect;
+export type BankCard = typeof bank_cards.$inferSelect;
+
+export async function listWallets(db: Db, user_id: number): Promise<Wallet[]> {
+  return db.select().from(wallets).where(and(eq(wallets.user_id, user_id), isNull(wallets.deleted_at_ms))).orderBy(desc(wallets.id));
+}
+
+export async function addWallet(
+  db: Db,
+  input: { user_id: number; chain: string; address: string },
+  now_ms: number,
+): Promise<{ status: "ok"; wallet: Wallet } | { status: "chain_unsupported" | "address_invalid" | "duplicate" | "limit_reached" }> {
+  const chain = input.chain.trim().toUpperCase();
+  if (!(WALLET_CHAINS as readonly string[]).includes(chain)) return { status: "chain_unsupported" };
+  const address = input.address.trim();
+  if (!isTrc20Address(address)) return { status: "address_invalid" };
+  if ((await listWallets(db, input.user_id)).length >= MAX_BOUND) return { status: "limit_reached" };
+  try {
+    const [wallet] = await db.insert(wallets).values({ user_id: input.user_id, currency: "USDT", chain, address, created_at_ms: now_ms }).returning();
+    return { status: "ok", wallet };
+  } catch (err) {
+    if (isUniqueViolation(err, "wallets.")) return { status: "duplicate" };
+    throw err;
+  }
+}
+
+/** Deleting hides the wallet; withdrawals made to it keep their own copy of the address. */
+export async function deleteWallet(db: Db, user_id: number, id: number, now_ms: number): Promise<{ status: "ok" | "not_found" }> {
+  const r = await db
+    .update(wallets)
+    .set({ deleted_at_ms: now_ms })
+    .where(and(eq(wallets.id, id), eq(wallets.user_id, user_id), isNull(wallets.deleted_at_ms)))
+    .returning({ id: wallets.id });
+  return { status: r.length ? "ok" : "not_found" };
+}
+
+export async function listBankCards(db: Db, user_id: number): Promise<BankCard[]> {
+  return db.select().from(bank_cards).where(and(eq(bank_cards.user_id, user_id), isNull(bank_cards.deleted_at_ms))).orderBy(desc(bank_cards.id));
+}
+
+export async function addBankCard(
+  db: Db,
+  input: { user_id: number; name: string; bank: string; card_number: string },
+  now_ms: number,
+): Promise<{ status: "ok"; card: BankCard } | { status: "card_invalid" | "duplicate" | "limit_reached" }> {
+  if (!isValidCardNumber(input.card_number)) return { status: "card_invalid" };
+  if ((await listBankCards(db, input.user_id)).length >= MAX_BOUND) return { status: "limit_reached" };
+  try {
+    const [card] = await db
+      .insert(bank_cards)
+      .values({ user_id: input.user_id, name: input.name.trim(), bank: input.bank.trim(), card_number: normalizeCardNumber(input.card_number), created_at_ms: now_ms })
+      .returning();
+    return { status: "ok", card };
+  } catch (err) {
+    if (isUniqueViolation(err, "bank_cards.")) return { status: "duplicate" };
+    throw err;
+  }
+}
+
+export async function deleteBankCard(db: Db, user_id: number, id: number, now_ms: number): Promise<{ status: "ok" | "not_found" }> {
+  const r = await db
+    .update(bank_cards)
+    .set({ deleted_at_ms: now_ms })
+    .where(and(eq(bank_cards.id, id), eq(bank_cards.user_id, user_id), isNull(bank_cards.deleted_at_ms)))
+    .returning({ id: bank_cards.id });
+  return { status: r.length ? "ok" : "not_found" };
+}

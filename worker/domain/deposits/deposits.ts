@@ -1,0 +1,163 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { deposit_channels, deposits } from "../../db/schema";
+import { auditInsert } from "../audit/log";
+import { platformAccount, userAccount } from "../ledger/accounts";
+import { transitionInsert } from "../ledger/transitions";
+import { postTransfers, type MoneyFailure } from "../ledger/transfer";
+import { requestHash } from "../money/request-hash";
+import { getBankAccount } from "./bank-account";
+
+export type Deposit = typeof deposits.$inferSelect;
+export type DepositChannel = typeof deposit_channels.$inferSelect;
+
+export async function listChannels(db: Db, opts: { only_enabled: boolean }): Promise<DepositChannel[]> {
+  return db
+    .select()
+    .from(deposit_channels)
+    .where(opts.only_enabled ? eq(deposit_channels.enabled, 1) : undefined)
+    .orderBy(asc(deposit_channels.sort), asc(deposit_channels.id));
+}
+
+/** The bank-transfer minimum: the lowest crypto minimum would be arbitrary, so it is its own. */
+export const BANK_MIN_KEY = "bank.min_amount_micro";
+
+export type SubmitDeposit = {
+  user_id: number;
+  kind: "crypto" | "bank";
+  channel_id: number | null;
+  amount_micro: number;
+  tx_hash: string;
+  image_id: string;
+  request_key: string;
+};
+
+export type SubmitResult =
+  | { status: "ok"; deposit: Deposit; replayed: boolean }
+  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable"; min_amount_micro?: number };
+
+/**
+ * Records a deposit for review. No money moves until an operator approves it. The client's
+ * key makes a resubmission return the first deposit instead of creating a second.
+ */
+export async function submitDeposit(db: Db, input: SubmitDeposit, now_ms: number): Promise<SubmitResult> {
+  const hash = requestHash({ kind: input.kind, channel_id: input.channel_id, amount_micro: input.amount_micro, tx_hash: input.tx_hash, image_id: input.image_id });
+  const existing = await findByRequest(db, input.user_id, input.request_key);
+  if (existing) return existing.request_hash === hash ? { status: "ok", deposit: existing, replayed: true } : { status: "idempotency_conflict" };
+
+  let destination: string;
+  let min_amount_micro: number;
+  if (input.kind === "crypto") {
+    const channel = input.channel_id === null ? undefined : await db.query.deposit_channels.findFirst({ where: and(eq(deposit_channels.id, input.channel_id), eq(deposit_channels.enabled, 1)) });
+    if (!channel) return { status: "channel_unknown" };
+    destination = `${channel.currency} · ${channel.chain} · ${channel.address}`;
+    min_amount_micro = channel.min_amount_micro;
+  } else {
+    const bank = await getBankAccount(db);
+    if (!bank.enabled) return { status: "bank_unavailable" };
+    destination = `${bank.bank} · ${bank.holder} · ${bank.account}`;
+    min_amount_micro = bank.min_amount_micro;
+  }
+  if (input.amount_micro < min_amount_micro) return { status: "below_minimum", min_amount_micro };
+
+  try {
+    await db.insert(deposits).values({
+      user_id: input.user_id,
+      kind: input.kind,
+      channel_id: input.kind === "crypto" ? input.channel_id : null,
+      destination,
+      amount_micro: input.amount_micro,
+      tx_hash: input.tx_hash,
+      image_id: input.image_id,
+      status: "review",
+      request_key: input.request_key,
+      request_hash: hash,
+      created_at_ms: now_ms,
+    });
+  } catch (err) {
+    // A concurrent submit with the same key won the race: answer as a replay.
+    const raced = await findByRequest(db, input.user_id, input.request_key);
+    if (!raced) throw err;
+    return raced.request_hash === hash ? { status: "ok", deposit: raced, replayed: true } : { status: "idempotency_conflict" };
+  }
+  return { status: "ok", deposit: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
+}
+
+function findByRequest(db: Db, user_id: number, request_key: string) {
+  return db.query.deposits.findFirst({ where: and(eq(deposits.user_id, user_id), eq(deposits.request_key, request_key)) });
+}
+
+export type DecideResult = { status: "ok"; deposit: Deposit } | { status: "not_found" } | { status: MoneyFailure };
+
+/**
+ * Approves a deposit: one batch of the transition guard, the status change, the audit entry
+ * and the credit (platform:deposits → user available). Twice, or after a rejection, fails.
+ */
+export async function approveDeposit(db: Db, operator_id: number, id: number, now_ms: number): Promise<DecideResult> {
+  const deposit = await db.query.deposits.findFirst({ where: eq(deposits.id, id) });
+  if (!deposit) return { status: "not_found" };
+  const r = await postTransfers(
+    db,
+    [
+      {
+        key: `deposit:${id}:credit`,
+        debit: platformAccount("deposits"),
+        credit: userAccount(deposit.user_id, "available"),
+        amount_micro: deposit.amount_micro,
+        code: "deposit",
+        ref_type: "deposit",
+        ref_id: String(id),
+      },
+    ],
+    [
+      transitionInsert(db, { entity: "deposit", id, from: "review", to: "approved", actor_kind: "operator", actor_id: operator_id }, now_ms),
+      db.update(deposits).set({ status: "approved", decided_at_ms: now_ms }).where(and(eq(deposits.id, id), eq(deposits.status, "review"))),
+      auditInsert(db, { operator_id, action: "deposit.approve", target: `deposit:${id}`, data: { user_id: deposit.user_id, amount_micro: deposit.amount_micro } }, now_ms),
+    ],
+    now_ms,
+  );
+  if (r.status !== "ok") return r;
+  return { status: "ok", deposit: (await db.query.deposits.findFirst({ where: eq(deposits.id, id) }))! };
+}
+
+export async function rejectDeposit(db: Db, operator_id: number, id: number, reason: string, now_ms: number): Promise<DecideResult> {
+  const deposit = await db.query.deposits.findFirst({ where: eq(deposits.id, id) });
+  if (!deposit) return { status: "not_found" };
+  const r = await postTransfers(
+    db,
+    [],
+    [
+      transitionInsert(db, { entity: "deposit", id, from: "review", to: "rejected", actor_kind: "operator", actor_id: operator_id, reason }, now_ms),
+      db.update(deposits).set({ status: "rejected", reason, decided_at_ms: now_ms }).where(and(eq(deposits.id, id), eq(deposits.status, "review"))),
+      auditInsert(db, { operator_id, action: "deposit.reject", target: `deposit:${id}`, reason, data: { user_id: deposit.user_id, amount_micro: deposit.amount_micro } }, now_ms),
+    ],
+    now_ms,
+  );
+  if (r.status !== "ok") return r;
+  return { status: "ok", deposit: (await db.query.deposits.findFirst({ where: eq(deposits.id, id) }))! };
+}
+
+export async function listUserDeposits(db: Db, user_id: number, page: { page_no: number; row: number }) {
+  const items = await db
+    .select()
+    .from(deposits)
+    .where(eq(deposits.user_id, user_id))
+    .orderBy(desc(deposits.id))
+    .limit(page.row)
+    .offset((page.page_no - 1) * page.row);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(deposits).where(eq(deposits.user_id, user_id));
+  return { items, total };
+}
+
+export async function listDepositsByStatus(db: Db, status: Deposit["status"] | "all", page: { page_no: number; row: number }) {
+  const where = status === "all" ? undefined : eq(deposits.status, status);
+  const items = await db
+    .select()
+    .from(deposits)
+    .where(where)
+    .orderBy(status === "review" ? asc(deposits.id) : desc(deposits.id))
+    .limit(page.row)
+    .offset((page.page_no - 1) * page.row);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(deposits).where(where);
+  return { items, total };
+}

@@ -1,0 +1,181 @@
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { bank_cards, users, wallets, withdrawal_rules, withdrawals } from "../../db/schema";
+import { auditInsert } from "../audit/log";
+import { maskCardNumber } from "../binding/validate";
+import { platformAccount, userAccount } from "../ledger/accounts";
+import { transitionInsert } from "../ledger/transitions";
+import { postTransfers, type MoneyFailure, type Transfer } from "../ledger/transfer";
+import { requestHash } from "../money/request-hash";
+import { quoteWithdrawal, type Quote, type WithdrawalRule } from "./fees";
+
+export type Withdrawal = typeof withdrawals.$inferSelect;
+export type Channel = "trc20" | "bank";
+
+export async function getRules(db: Db): Promise<Record<Channel, WithdrawalRule>> {
+  const rows = await db.select().from(withdrawal_rules);
+  const of = (channel: Channel): WithdrawalRule => {
+    const r = rows.find((x) => x.channel === channel);
+    return r ? { fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount_micro: r.min_amount_micro, enabled: r.enabled === 1 } : { fee_fixed_micro: 0, fee_rate_bp: 0, min_amount_micro: 1, enabled: false };
+  };
+  return { trc20: of("trc20"), bank: of("bank") };
+}
+
+export async function setRule(db: Db, operator_id: number | null, channel: Channel, rule: WithdrawalRule, reason: string, now_ms: number) {
+  const values = { fee_fixed_micro: rule.fee_fixed_micro, fee_rate_bp: rule.fee_rate_bp, min_amount_micro: rule.min_amount_micro, enabled: rule.enabled ? 1 : 0, updated_at_ms: now_ms };
+  const upsert = db.insert(withdrawal_rules).values({ channel, ...values }).onConflictDoUpdate({ target: withdrawal_rules.channel, set: values });
+  if (operator_id === null) await upsert;
+  else await db.batch([upsert, auditInsert(db, { operator_id, action: "config.withdrawal_rule", target: channel, reason, data: rule }, now_ms)]);
+}
+
+export type RequestWithdrawal = { user_id: number; amount_micro: number; wallet_id: number | null; bank_id: number | null; request_key: string };
+
+export type RequestResult =
+  | { status: "ok"; withdrawal: Withdrawal; replayed: boolean }
+  | { status: "paused"; until_ms: number }
+  | { status: "target_unknown" | "idempotency_conflict" | "fee_exceeds_amount" | "channel_disabled" | "insufficient_funds" }
+  | { status: "below_minimum"; min_amount_micro: number };
+
+/**
+ * Requests a withdrawal: the whole amount moves from available to locked_withdrawal in the
+ * same batch that records the request, so it is reserved before an operator sees it. The
+ * database refuses an overdraft; the client's key refuses a second copy of the request.
+ */
+export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms: number): Promise<RequestResult> {
+  const hash = requestHash({ amount_micro: input.amount_micro, wallet_id: input.wallet_id, bank_id: input.bank_id });
+  const existing = await findByRequest(db, input.user_id, input.request_key);
+  if (existing) return existing.request_hash === hash ? { status: "ok", withdrawal: existing, replayed: true } : { status: "idempotency_conflict" };
+
+  const user = await db.query.users.findFirst({ where: eq(users.id, input.user_id), columns: { withdraw_paused_until_ms: true } });
+  if (user && user.withdraw_paused_until_ms > now_ms) return { status: "paused", until_ms: user.withdraw_paused_until_ms };
+
+  const target = await resolveTarget(db, input);
+  if (!target) return { status: "target_unknown" };
+  const quote = quoteWithdrawal((await getRules(db))[target.channel], input.amount_micro);
+  if (quote.status !== "ok") return quote;
+
+  const withdrawal_id = sql`(SELECT id FROM withdrawals WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
+  const r = await postTransfers(
+    db,
+    [
+      {
+        key: `withdrawal:${input.user_id}:${input.request_key}:lock`,
+        debit: userAccount(input.user_id, "available"),
+        credit: userAccount(input.user_id, "locked_withdrawal"),
+        amount_micro: quote.amount_micro,
+        code: "withdrawal_lock",
+        ref_type: "withdrawal",
+        ref_id: sql`CAST(${withdrawal_id} AS TEXT)` as unknown as string,
+      },
+    ],
+    [
+      db.insert(withdrawals).values({
+        user_id: input.user_id,
+        channel: target.channel,
+        destination: target.destination,
+        amount_micro: quote.amount_micro,
+        fee_micro: quote.fee_micro,
+        actual_micro: quote.actual_micro,
+        status: "review",
+        request_key: input.request_key,
+        request_hash: hash,
+        created_at_ms: now_ms,
+      }),
+    ],
+    now_ms,
+  );
+  if (r.status === "duplicate_request" || r.status === "duplicate") {
+    const raced = await findByRequest(db, input.user_id, input.request_key);
+    if (raced) return raced.request_hash === hash ? { status: "ok", withdrawal: raced, replayed: true } : { status: "idempotency_conflict" };
+  }
+  if (r.status === "insufficient_funds") return { status: "insufficient_funds" };
+  if (r.status !== "ok") throw new Error(`requestWithdrawal: unexpected ${r.status}`);
+  return { status: "ok", withdrawal: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
+}
+
+async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<{ channel: Channel; destination: string } | null> {
+  if ((input.wallet_id === null) === (input.bank_id === null)) return null; // exactly one target
+  if (input.wallet_id !== null) {
+    const w = await db.query.wallets.findFirst({ where: and(eq(wallets.id, input.wallet_id), eq(wallets.user_id, input.user_id), isNull(wallets.deleted_at_ms)) });
+    return w && w.chain === "TRC20" ? { channel: "trc20", destination: `${w.currency} · ${w.chain} · ${w.address}` } : null;
+  }
+  const b = await db.query.bank_cards.findFirst({ where: and(eq(bank_cards.id, input.bank_id!), eq(bank_cards.user_id, input.user_id), isNull(bank_cards.deleted_at_ms)) });
+  return b ? { channel: "bank", destination: `${b.bank} · ${b.name} · ${maskCardNumber(b.card_number)}` } : null;
+}
+
+function findByRequest(db: Db, user_id: number, request_key: string) {
+  return db.query.withdrawals.findFirst({ where: and(eq(withdrawals.user_id, user_id), eq(withdrawals.request_key, request_key)) });
+}
+
+export type DecideResult = { status: "ok"; withdrawal: Withdrawal } | { status: "not_found" } | { status: MoneyFailure };
+
+/** Unlocks the whole amount back to available. One key for cancel and reject: only one can happen. */
+function releaseTransfer(w: Withdrawal): Transfer {
+  return {
+    key: `withdrawal:${w.id}:release`,
+    debit: userAccount(w.user_id, "locked_withdrawal"),
+    credit: userAccount(w.user_id, "available"),
+    amount_micro: w.amount_micro,
+    code: "withdrawal_release",
+    ref_type: "withdrawal",
+    ref_id: String(w.id),
+  };
+}
+
+/** The user cancels their own request while it is in review. */
+export async function cancelWithdrawal(db: Db, user_id: number, id: number, now_ms: number): Promise<DecideResult> {
+  const w = await db.query.withdrawals.findFirst({ where: and(eq(withdrawals.id, id), eq(withdrawals.user_id, user_id)) });
+  if (!w) return { status: "not_found" };
+  return decide(db, w, [releaseTransfer(w)], [
+    transitionInsert(db, { entity: "withdrawal", id, from: "review", to: "cancelled", actor_kind: "user", actor_id: user_id, owner_user_id: user_id }, now_ms),
+    db.update(withdrawals).set({ status: "cancelled", decided_at_ms: now_ms }).where(and(eq(withdrawals.id, id), eq(withdrawals.status, "review"))),
+  ], now_ms);
+}
+
+export async function rejectWithdrawal(db: Db, operator_id: number, id: number, reason: string, now_ms: number): Promise<DecideResult> {
+  const w = await db.query.withdrawals.findFirst({ where: eq(withdrawals.id, id) });
+  if (!w) return { status: "not_found" };
+  return decide(db, w, [releaseTransfer(w)], [
+    transitionInsert(db, { entity: "withdrawal", id, from: "review", to: "rejected", actor_kind: "operator", actor_id: operator_id, reason }, now_ms),
+    db.update(withdrawals).set({ status: "rejected", reason, decided_at_ms: now_ms }).where(and(eq(withdrawals.id, id), eq(withdrawals.status, "review"))),
+    auditInsert(db, { operator_id, action: "withdrawal.reject", target: `withdrawal:${id}`, reason, data: { user_id: w.user_id, amount_micro: w.amount_micro } }, now_ms),
+  ], now_ms);
+}
+
+/** Marks a withdrawal paid with the chain's or bank's reference: the locked money leaves. */
+export async function payWithdrawal(db: Db, operator_id: number, id: number, tx_ref: string, now_ms: number): Promise<DecideResult> {
+  const w = await db.query.withdrawals.findFirst({ where: eq(withdrawals.id, id) });
+  if (!w) return { status: "not_found" };
+  const transfers: Transfer[] = [
+    { key: `withdrawal:${id}:payout`, debit: userAccount(w.user_id, "locked_withdrawal"), credit: platformAccount("withdrawals"), amount_micro: w.actual_micro, code: "withdrawal_payout", ref_type: "withdrawal", ref_id: String(id) },
+  ];
+  if (w.fee_micro > 0) {
+    transfers.push({ key: `withdrawal:${id}:fee`, debit: userAccount(w.user_id, "locked_withdrawal"), credit: platformAccount("fees"), amount_micro: w.fee_micro, code: "withdrawal_fee", ref_type: "withdrawal", ref_id: String(id) });
+  }
+  return decide(db, w, transfers, [
+    transitionInsert(db, { entity: "withdrawal", id, from: "review", to: "paid", actor_kind: "operator", actor_id: operator_id, reason: tx_ref }, now_ms),
+    db.update(withdrawals).set({ status: "paid", tx_ref, decided_at_ms: now_ms }).where(and(eq(withdrawals.id, id), eq(withdrawals.status, "review"))),
+    auditInsert(db, { operator_id, action: "withdrawal.pay", target: `withdrawal:${id}`, reason: tx_ref, data: { user_id: w.user_id, amount_micro: w.amount_micro, fee_micro: w.fee_micro } }, now_ms),
+  ], now_ms);
+}
+
+async function decide(db: Db, w: Withdrawal, transfers: Transfer[], alongside: Parameters<typeof postTransfers>[2], now_ms: number): Promise<DecideResult> {
+  const r = await postTransfers(db, transfers, alongside, now_ms);
+  if (r.status !== "ok") return r;
+  return { status: "ok", withdrawal: (await db.query.withdrawals.findFirst({ where: eq(withdrawals.id, w.id) }))! };
+}
+
+export async function listUserWithdrawals(db: Db, user_id: number, page: { page_no: number; row: number }) {
+  const items = await db.select().from(withdrawals).where(eq(withdrawals.user_id, user_id)).orderBy(desc(withdrawals.id)).limit(page.row).offset((page.page_no - 1) * page.row);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(withdrawals).where(eq(withdrawals.user_id, user_id));
+  return { items, total };
+}
+
+export async function listWithdrawalsByStatus(db: Db, status: Withdrawal["status"] | "all", page: { page_no: number; row: number }) {
+  const where = status === "all" ? undefined : eq(withdrawals.status, status);
+  const items = await db.select().from(withdrawals).where(where).orderBy(status === "review" ? asc(withdrawals.id) : desc(withdrawals.id)).limit(page.row).offset((page.page_no - 1) * page.row);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(withdrawals).where(where);
+  return { items, total };
+}
+
+export type { Quote };
