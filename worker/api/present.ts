@@ -11,7 +11,7 @@ import type { StatementLine } from "../domain/ledger/statement";
 import type { WithdrawalRule } from "../domain/withdrawals/fees";
 
 export const usdt = (micro: number) => formatAmount(micro);
-/** Statement lines keep every micro-unit (fees and payouts may have more than 2 decimals). */
+/** Every micro-unit, at least 2 decimals: "1.00", "0.005" (proportional fees can have more). */
 export const usdtExact = (micro: number) => formatAmount(micro, 6).replace(/(\.\d\d\d*?)0+$/, "$1");
 
 export function channelOut(c: DepositChannel) {

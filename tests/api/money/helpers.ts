@@ -1,0 +1,53 @@
+import { call, type Answer } from "../helpers";
+import { DEMO } from "../../../scripts/seed-demo";
+
+export const USDT = 1_000_000;
+/** A valid 24×16 PNG (the same the demo seed uses). */
+export const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAIAAACDRijCAAAAUklEQVR4nO3MIQJAUBQAwX+wPeo2QRAEQRAEQRAEQRAEQRAEQRA4hPrmAJPwxQdvvPDEA3fccMUFZ5xwxAF77LDFBmussMQCc8xSRBFFFNG/6AMk732fPYXb4wAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+export const TRC20 = ["TCvAsN4KpsZMAYTpHeEYgt1YuoBPF4HT9S", "TLLX521joHfWAPNsBxHaqVTBm1Qg8kS5HU"] as const;
+/** Passes the Luhn check. */
+export const CARD = "6222021234567894";
+
+let n = 0;
+export const rkey = (p = "k") => `${p}-${Date.now().toString(36)}-${++n}-xyz`;
+
+export async function upload(token: string, bytes: Uint8Array = PNG, name = "shot.png", type = "image/png") {
+  const fd = new FormData();
+  fd.set("file", new File([bytes as BlobPart], name, { type }));
+  return call<{ id: string; url: string }>("/api/common/upload", fd, { token });
+}
+
+export async function operatorToken(account: string = DEMO.operator.account, password: string = DEMO.operator.password) {
+  const r = await call("/api/admin/login", { account, password });
+  if (r.code !== 1) throw new Error(`operator login: ${r.msg}`);
+  return r.data.token as string;
+}
+
+/** Submits a crypto recharge on the seeded TRC20 channel. */
+export async function recharge(token: string, amount: string, key = rkey("dep")): Promise<Answer> {
+  const img = await upload(token);
+  const channels = await call("/api/index/recharge_way");
+  const trc20 = channels.data.find((c: { chain: string }) => c.chain === "TRC20");
+  return call("/api/user/recharge", { channel_id: trc20.id, amount, tx_hash: "0xabc123", image: img.data.url }, { token, headers: { "idempotency-key": key } });
+}
+
+export async function fundedUser(amount = "1000") {
+  const { newUser } = await import("../helpers");
+  const u = await newUser();
+  const dep = await recharge(u.token, amount);
+  const op = await operatorToken();
+  const ok = await call(`/api/admin/deposits/${dep.data.id}/approve`, {}, { token: op });
+  if (ok.code !== 1) throw new Error(`approve: ${ok.msg}`);
+  return { ...u, op };
+}
+
+export async function bindWallet(token: string, address: string = TRC20[0]) {
+  const r = await call("/api/user/add_wallet", { chain: "TRC20", address }, { token });
+  if (r.code !== 1) throw new Error(`add_wallet: ${r.msg}`);
+  return r.data.id as number;
+}
+
+export async function balance(token: string) {
+  const me = await call("/api/user/user", {}, { token });
+  return { available: me.data.balance_micro as number, locked: me.data.locked_micro as number };
+}
