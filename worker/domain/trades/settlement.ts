@@ -1,0 +1,100 @@
+/**
+ * Settlement of a timed up/down contract: the rules in one place (DESIGN.md section 4).
+ *
+ * - Entry price: the latest tick at purchase time (the order stores it and its tick).
+ * - Settlement price: the latest tick at or before the delivery time.
+ * - Up wins if settlement > entry; down wins if settlement < entry; equal is a tie, and a tie
+ *   refunds the stake.
+ * - If the feed has no tick within `max_staleness_ms` before delivery, the order is void: stake
+ *   and fee are refunded, with the reason.
+ * - A win pays the stake back plus stake × profit rate (rounded down to the micro-unit).
+ *
+ * Prices are decimal strings scaled to integers (`price_e8`: price × 10^8) so comparisons are
+ * exact; no floating point decides an outcome.
+ */
+export type Direction = "up" | "down";
+export type Tick = { ts_ms: number; price_e8: number };
+
+export type SettlementInput = {
+  direction: Direction;
+  entry_price_e8: number;
+  stake_micro: number;
+  fee_micro: number;
+  /** Profit rate in basis points: 8500 = 85 %. */
+  profit_rate_bp: number;
+  delivery_at_ms: number;
+};
+
+export type Outcome =
+  | { status: "won"; settlement: Tick; payout_micro: number; profit_micro: number }
+  | { status: "lost"; settlement: Tick; payout_micro: 0; profit_micro: number }
+  | { status: "tie"; settlement: Tick; payout_micro: number; profit_micro: number }
+  | { status: "void"; reason: "no_tick"; payout_micro: number; profit_micro: 0 };
+
+/** How old the last tick before delivery may be for the order to settle on it. */
+export const MAX_STALENESS_MS = 10_000;
+
+/** The latest tick at or before `at_ms` (ticks in any order). */
+export function tickAtOrBefore(ticks: readonly Tick[], at_ms: number): Tick | null {
+  let best: Tick | null = null;
+  for (const t of ticks) if (t.ts_ms <= at_ms && (!best || t.ts_ms > best.ts_ms)) best = t;
+  return best;
+}
+
+export function settle(order: SettlementInput, ticks: readonly Tick[], max_staleness_ms = MAX_STALENESS_MS): Outcome {
+  assertOrder(order);
+  const tick = tickAtOrBefore(ticks, order.delivery_at_ms);
+  if (!tick || order.delivery_at_ms - tick.ts_ms > max_staleness_ms) {
+    // No price to settle on: the user gets everything back, fee included.
+    return { status: "void", reason: "no_tick", payout_micro: order.stake_micro + order.fee_micro, profit_micro: 0 };
+  }
+  if (tick.price_e8 === order.entry_price_e8) {
+    return { status: "tie", settlement: tick, payout_micro: order.stake_micro, profit_micro: -order.fee_micro };
+  }
+  const wentUp = tick.price_e8 > order.entry_price_e8;
+  const won = (order.direction === "up") === wentUp;
+  if (!won) return { status: "lost", settlement: tick, payout_micro: 0, profit_micro: -(order.stake_micro + order.fee_micro) };
+  const gain = winnings(order.stake_micro, order.profit_rate_bp);
+  return { status: "won", settlement: tick, payout_micro: order.stake_micro + gain, profit_micro: gain - order.fee_micro };
+}
+
+/** stake × rate, rounded down; BigInt so large stakes cannot lose precision. */
+export function winnings(stake_micro: number, profit_rate_bp: number): number {
+  return Number((BigInt(stake_micro) * BigInt(profit_rate_bp)) / 10_000n);
+}
+
+/**
+ * The win rate at which buying is worth it on average: a win returns rate × stake, a loss
+ * costs the stake, and the fee is paid either way. Ties are ignored (they refund the stake).
+ *   p × rate × stake − (1 − p) × stake − fee = 0  →  p = (stake + fee) / (stake × (1 + rate))
+ * Returned in basis points, rounded up.
+ */
+export function breakEvenWinRateBp(stake_micro: number, fee_micro: number, profit_rate_bp: number): number {
+  const num = BigInt(stake_micro + fee_micro) * 10_000n * 10_000n;
+  const den = BigInt(stake_micro) * BigInt(10_000 + profit_rate_bp);
+  return Number((num + den - 1n) / den);
+}
+
+function assertOrder(o: SettlementInput) {
+  for (const [k, v] of Object.entries({ entry: o.entry_price_e8, stake: o.stake_micro, fee: o.fee_micro, rate: o.profit_rate_bp, delivery: o.delivery_at_ms })) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new Error(`settle: ${k} must be a non-negative safe integer`);
+  }
+  if (o.stake_micro <= 0 || o.entry_price_e8 <= 0) throw new Error("settle: stake and entry price must be positive");
+}
+
+/** "61234.5" → 6123450000000 (price × 10^8), or null if not a plain positive decimal. */
+export function parsePriceE8(text: string | number): number | null {
+  const s = typeof text === "number" ? (Number.isFinite(text) && !/e/i.test(String(text)) ? String(text) : "") : text.trim();
+  const m = /^(\d{1,9})(?:\.(\d{1,8}))?$/.exec(s);
+  if (!m) return null;
+  const v = Number(m[1]) * 1e8 + Number((m[2] ?? "").padEnd(8, "0"));
+  return v > 0 && Number.isSafeInteger(v) ? v : null;
+}
+
+/** 6123450000000 → "61234.5" (trailing zeros dropped, at least `min_decimals`). */
+export function formatPriceE8(price_e8: number, min_decimals = 2): string {
+  const whole = Math.floor(price_e8 / 1e8);
+  let frac = String(price_e8 % 1e8).padStart(8, "0").replace(/0+$/, "");
+  if (frac.length < min_decimals) frac = frac.padEnd(min_decimals, "0");
+  return frac ? `${whole}.${frac}` : String(whole);
+}
