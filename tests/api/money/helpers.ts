@@ -14,7 +14,7 @@ export const rkey = (p = "k") => `${p}-${Date.now().toString(36)}-${++n}-xyz`;
 export async function upload(token: string, bytes: Uint8Array = PNG, name = "shot.png", type = "image/png") {
   const fd = new FormData();
   fd.set("file", new File([bytes as BlobPart], name, { type }));
-  return call<{ id: string; url: string }>("/api/common/upload", fd, { token });
+  return call<{ id: string; url: string; error?: string; width?: number; height?: number }>("/api/common/upload", fd, { token });
 }
 
 export async function operatorToken(account: string = DEMO.operator.account, password: string = DEMO.operator.password) {
