@@ -3,3 +3,4 @@ export * from "./operators";
 export * from "./content";
 export * from "./ledger";
 export * from "./money";
+export * from "./trades";

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { transitions } from "../../db/schema";
 
 /** The objects whose states are guarded by transition records, and their tables. */
-const TABLES = { deposit: "deposits", withdrawal: "withdrawals", adjustment: "adjustments" } as const;
+const TABLES = { deposit: "deposits", withdrawal: "withdrawals", adjustment: "adjustments", order: "orders" } as const;
 export type Entity = keyof typeof TABLES;
 
 export type TransitionSpec = {

@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** A tradable currency pair and how it trades (operator config). Prices are × 10^8 integers. */
+export const products = sqliteTable(
+  "products",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** "BTC/USDT": also the QuoteHub Durable Object's name. */
+    symbol: text("symbol").notNull(),
+    name: text("name").notNull(),
+    /** The real feed's symbol ("BTCUSDT") when a real exchange is configured. */
+    feed_symbol: text("feed_symbol").notNull(),
+    /** Where the simulated walk starts, and its price grid. */
+    start_price_e8: integer("start_price_e8").notNull(),
+    tick_size_e8: integer("tick_size_e8").notNull(),
+    /** Service fee on the stake, in basis points. */
+    fee_rate_bp: integer("fee_rate_bp").notNull(),
+    /** How far the price may move from the quote the user saw before the order is refused. */
+    quote_tolerance_bp: integer("quote_tolerance_bp").notNull(),
+    /** UTC trading window "HH:MM-HH:MM", or "" for around the clock. */
+    trading_hours: text("trading_hours").notNull().default(""),
+    enabled: integer("enabled").notNull().default(1),
+    sort: integer("sort").notNull().default(0),
+    created_at_ms: integer("created_at_ms").notNull(),
+  },
+  (t) => [
+    uniqueIndex("products_symbol_unique").on(t.symbol),
+    check("products_positive", sql`${t.start_price_e8} > 0 AND ${t.tick_size_e8} > 0 AND ${t.fee_rate_bp} >= 0 AND ${t.fee_rate_bp} <= 10000 AND ${t.quote_tolerance_bp} >= 0`),
+  ],
+);
+
+/** Delivery durations offered for a product, each with its profit rate and stake limits. */
+export const product_durations = sqliteTable(
+  "product_durations",
+  {
+    product_id: integer("product_id").notNull(),
+    seconds: integer("seconds").notNull(),
+    profit_rate_bp: integer("profit_rate_bp").notNull(),
+    min_stake_micro: integer("min_stake_micro").notNull(),
+    max_stake_micro: integer("max_stake_micro").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.product_id, t.seconds] }),
+    check("product_durations_valid", sql`${t.seconds} > 0 AND ${t.profit_rate_bp} > 0 AND ${t.min_stake_micro} > 0 AND ${t.max_stake_micro} >= ${t.min_stake_micro}`),
+  ],
+);
+
+/**
+ * Timed up/down orders. The outcome columns are written once, by settlement, from the price
+ * feed's ticks; no code path or role sets them otherwise (the transition guard and the status
+ * CHECK make "open" the only state an outcome can be written from).
+ */
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    user_id: integer("user_id").notNull(),
+    product_id: integer("product_id").notNull(),
+    symbol: text("symbol").notNull(),
+    direction: text("direction", { enum: ["up", "down"] }).notNull(),
+    stake_micro: integer("stake_micro").notNull(),
+    fee_micro: integer("fee_micro").notNull(),
+    profit_rate_bp: integer("profit_rate_bp").notNull(),
+    seconds: integer("seconds").notNull(),
+    quote_price_e8: integer("quote_price_e8").notNull(),
+    entry_price_e8: integer("entry_price_e8").notNull(),
+    entry_tick_ts_ms: integer("entry_tick_ts_ms").notNull(),
+    created_at_ms: integer("created_at_ms").notNull(),
+    delivery_at_ms: integer("delivery_at_ms").notNull(),
+    status: text("status", { enum: ["open", "won", "lost", "tie", "void"] }).notNull(),
+    settlement_price_e8: integer("settlement_price_e8"),
+    settlement_tick_ts_ms: integer("settlement_tick_ts_ms"),
+    payout_micro: integer("payout_micro"),
+    profit_micro: integer("profit_micro"),
+    void_reason: text("void_reason").notNull().default(""),
+    settled_at_ms: integer("settled_at_ms"),
+    request_key: text("request_key").notNull(),
+    request_hash: text("request_hash").notNull(),
+  },
+  (t) => [
+    uniqueIndex("orders_request_unique").on(t.user_id, t.request_key),
+    index("orders_user_idx").on(t.user_id, t.status, t.id),
+    index("orders_due_idx").on(t.status, t.delivery_at_ms),
+    check("orders_amounts", sql`${t.stake_micro} > 0 AND ${t.fee_micro} >= 0 AND ${t.entry_price_e8} > 0 AND ${t.delivery_at_ms} > ${t.created_at_ms}`),
+  ],
+);
+
+/** The ticks an order's audit shows: around entry and around delivery; `used` marks the two that decided it. */
+export const order_ticks = sqliteTable(
+  "order_ticks",
+  {
+    order_id: integer("order_id").notNull(),
+    ts_ms: integer("ts_ms").notNull(),
+    price_e8: integer("price_e8").notNull(),
+    role: text("role", { enum: ["entry", "settlement", "context"] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.order_id, t.ts_ms] })],
+);

@@ -1,0 +1,261 @@
+import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import { order_ticks, orders, product_durations, products } from "../../db/schema";
+import { platformAccount, userAccount } from "../ledger/accounts";
+import { transitionInsert } from "../ledger/transitions";
+import { classifyMoneyError, postTransfers, transferStatements, type Transfer } from "../ledger/transfer";
+import { requestHash } from "../money/request-hash";
+import { settle, type Outcome, type Tick } from "./settlement";
+
+export type Product = typeof products.$inferSelect;
+export type Duration = typeof product_durations.$inferSelect;
+export type Order = typeof orders.$inferSelect;
+export type ProductWithDurations = Product & { durations: Duration[] };
+
+export async function listProducts(db: Db, opts: { only_enabled: boolean }): Promise<ProductWithDurations[]> {
+  const [rows, durations] = await db.batch([
+    db.select().from(products).where(opts.only_enabled ? eq(products.enabled, 1) : undefined).orderBy(asc(products.sort), asc(products.id)),
+    db.select().from(product_durations).orderBy(asc(product_durations.seconds)),
+  ]);
+  return rows.map((p) => ({ ...p, durations: durations.filter((d) => d.product_id === p.id) }));
+}
+
+export async function getProduct(db: Db, id: number): Promise<ProductWithDurations | null> {
+  const p = await db.query.products.findFirst({ where: eq(products.id, id) });
+  if (!p) return null;
+  return { ...p, durations: await db.select().from(product_durations).where(eq(product_durations.product_id, id)).orderBy(asc(product_durations.seconds)) };
+}
+
+/** Is `now` inside the product's UTC trading window ("" = always)? Windows may wrap midnight. */
+export function isTradingTime(trading_hours: string, now_ms: number): boolean {
+  const m = /^(\d\d):(\d\d)-(\d\d):(\d\d)$/.exec(trading_hours.trim());
+  if (!m) return true;
+  const minute = Math.floor((now_ms % 86_400_000) / 60_000);
+  const from = Number(m[1]) * 60 + Number(m[2]);
+  const to = Number(m[3]) * 60 + Number(m[4]);
+  return from <= to ? minute >= from && minute < to : minute >= from || minute < to;
+}
+
+/** Fee on a stake, rounded down. */
+export function orderFee(stake_micro: number, fee_rate_bp: number): number {
+  return Number((BigInt(stake_micro) * BigInt(fee_rate_bp)) / 10_000n);
+}
+
+/** |entry − quote| within the tolerance (basis points of the quote)? */
+export function withinTolerance(quote_e8: number, entry_e8: number, tolerance_bp: number): boolean {
+  return BigInt(Math.abs(entry_e8 - quote_e8)) * 10_000n <= BigInt(quote_e8) * BigInt(tolerance_bp);
+}
+
+export type PlaceOrder = {
+  user_id: number;
+  product_id: number;
+  direction: "up" | "down";
+  stake_micro: number;
+  seconds: number;
+  quote_price_e8: number;
+  request_key: string;
+};
+
+export type PlaceResult =
+  | { status: "ok"; order: Order; replayed: boolean }
+  | { status: "product_unknown" | "market_closed" | "duration_unknown" | "insufficient_funds" | "idempotency_conflict" | "no_price" }
+  | { status: "stake_out_of_range"; min_stake_micro: number; max_stake_micro: number }
+  | { status: "price_moved"; entry_price_e8: number };
+
+/**
+ * Places an order at the latest tick (`latest`, from the symbol's QuoteHub). If the price moved
+ * beyond the product's tolerance from the quote the user saw, the order is refused, never
+ * filled silently. Stake (to locked_trade) and fee (to platform fees) move in the same batch
+ * that records the order.
+ */
+export async function placeOrder(db: Db, input: PlaceOrder, latest: Tick | null, now_ms: number): Promise<PlaceResult> {
+  const hash = requestHash({ product_id: input.product_id, direction: input.direction, stake_micro: input.stake_micro, seconds: input.seconds, quote_price_e8: input.quote_price_e8 });
+  const existing = await findByRequest(db, input.user_id, input.request_key);
+  if (existing) return existing.request_hash === hash ? { status: "ok", order: existing, replayed: true } : { status: "idempotency_conflict" };
+
+  const product = await getProduct(db, input.product_id);
+  if (!product || product.enabled !== 1) return { status: "product_unknown" };
+  if (!isTradingTime(product.trading_hours, now_ms)) return { status: "market_closed" };
+  const duration = product.durations.find((d) => d.seconds === input.seconds);
+  if (!duration) return { status: "duration_unknown" };
+  if (input.stake_micro < duration.min_stake_micro || input.stake_micro > duration.max_stake_micro) {
+    return { status: "stake_out_of_range", min_stake_micro: duration.min_stake_micro, max_stake_micro: duration.max_stake_micro };
+  }
+  if (!latest || now_ms - latest.ts_ms > 10_000) return { status: "no_price" };
+  if (!withinTolerance(input.quote_price_e8, latest.price_e8, product.quote_tolerance_bp)) return { status: "price_moved", entry_price_e8: latest.price_e8 };
+
+  const fee_micro = orderFee(input.stake_micro, product.fee_rate_bp);
+  const order_id = sql`(SELECT id FROM orders WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
+  const ref = sql`CAST(${order_id} AS TEXT)` as unknown as string;
+  const base = `order:${input.user_id}:${input.request_key}`;
+  const transfers: Transfer[] = [
+    { key: `${base}:stake`, debit: userAccount(input.user_id, "available"), credit: userAccount(input.user_id, "locked_trade"), amount_micro: input.stake_micro, code: "trade_stake", ref_type: "order", ref_id: ref },
+  ];
+  if (fee_micro > 0) transfers.push({ key: `${base}:fee`, debit: userAccount(input.user_id, "available"), credit: platformAccount("fees"), amount_micro: fee_micro, code: "trade_fee", ref_type: "order", ref_id: ref });
+  const r = await postTransfers(
+    db,
+    transfers,
+    [
+      db.insert(orders).values({
+        user_id: input.user_id,
+        product_id: product.id,
+        symbol: product.symbol,
+        direction: input.direction,
+        stake_micro: input.stake_micro,
+        fee_micro,
+        profit_rate_bp: duration.profit_rate_bp,
+        seconds: duration.seconds,
+        quote_price_e8: input.quote_price_e8,
+        entry_price_e8: latest.price_e8,
+        entry_tick_ts_ms: latest.ts_ms,
+        created_at_ms: now_ms,
+        delivery_at_ms: now_ms + duration.seconds * 1000,
+        status: "open",
+        request_key: input.request_key,
+        request_hash: hash,
+      }),
+    ],
+    now_ms,
+  );
+  if (r.status === "duplicate_request" || r.status === "duplicate") {
+    const raced = await findByRequest(db, input.user_id, input.request_key);
+    if (raced) return raced.request_hash === hash ? { status: "ok", order: raced, replayed: true } : { status: "idempotency_conflict" };
+  }
+  if (r.status === "insufficient_funds") return { status: "insufficient_funds" };
+  if (r.status !== "ok") throw new Error(`placeOrder: unexpected ${r.status}`);
+  return { status: "ok", order: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
+}
+
+function findByRequest(db: Db, user_id: number, request_key: string) {
+  return db.query.orders.findFirst({ where: and(eq(orders.user_id, user_id), eq(orders.request_key, request_key)) });
+}
+
+/** Open orders of a symbol whose delivery time has passed. */
+export async function dueOrders(db: Db, symbol: string, now_ms: number, limit = 500): Promise<Order[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, "open"), lte(orders.delivery_at_ms, now_ms), eq(orders.symbol, symbol)))
+    .orderBy(asc(orders.delivery_at_ms))
+    .limit(limit);
+}
+
+/** Every symbol with open orders overdue by `grace_ms` (the scheduled sweep's work list). */
+export async function overdueSymbols(db: Db, now_ms: number, grace_ms: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ symbol: orders.symbol })
+    .from(orders)
+    .where(and(eq(orders.status, "open"), lte(orders.delivery_at_ms, now_ms - grace_ms)));
+  return rows.map((r) => r.symbol);
+}
+
+/** The money of one outcome: every transfer keyed by the order, so it can only happen once. */
+function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
+  const t = (suffix: string, debit: Transfer["debit"], credit: Transfer["credit"], amount_micro: number, code: string): Transfer => ({
+    key: `order:${o.id}:settle:${suffix}`,
+    debit,
+    credit,
+    amount_micro,
+    code,
+    ref_type: "order",
+    ref_id: String(o.id),
+  });
+  const locked = userAccount(o.user_id, "locked_trade");
+  const available = userAccount(o.user_id, "available");
+  const out: Transfer[] = [];
+  if (outcome.status === "lost") out.push(t("stake", locked, platformAccount("trading"), o.stake_micro, "trade_loss"));
+  else out.push(t("stake", locked, available, o.stake_micro, `trade_${outcome.status === "won" ? "stake_return" : outcome.status === "tie" ? "tie_refund" : "void_refund"}`));
+  if (outcome.status === "won" && outcome.payout_micro > o.stake_micro) out.push(t("gain", platformAccount("trading"), available, outcome.payout_micro - o.stake_micro, "trade_win"));
+  if (outcome.status === "void" && o.fee_micro > 0) out.push(t("fee_refund", platformAccount("fees"), available, o.fee_micro, "trade_fee_refund"));
+  return out;
+}
+
+export type Settlement = { order: Order; outcome: Outcome; audit: { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }[] };
+
+function settlementStatements(db: Db, s: Settlement, now_ms: number): BatchItem<"sqlite">[] {
+  const { order: o, outcome } = s;
+  const settled = outcome.status === "void" ? null : outcome.settlement;
+  return [
+    transitionInsert(db, { entity: "order", id: o.id, from: "open", to: outcome.status, actor_kind: "system", actor_id: null, reason: outcome.status === "void" ? outcome.reason : "" }, now_ms),
+    db
+      .update(orders)
+      .set({
+        status: outcome.status,
+        settlement_price_e8: settled?.price_e8 ?? null,
+        settlement_tick_ts_ms: settled?.ts_ms ?? null,
+        payout_micro: outcome.payout_micro,
+        profit_micro: outcome.profit_micro,
+        void_reason: outcome.status === "void" ? outcome.reason : "",
+        settled_at_ms: now_ms,
+      })
+      .where(and(eq(orders.id, o.id), eq(orders.status, "open"))),
+    ...(s.audit.length ? [db.insert(order_ticks).values(s.audit.map((a) => ({ order_id: o.id, ...a }))).onConflictDoNothing()] : []),
+    ...settlementTransfers(o, outcome).flatMap((t) => transferStatements(db, t, now_ms)),
+  ] as BatchItem<"sqlite">[];
+}
+
+/**
+ * Writes settlements, many orders per D1 batch (fast when thousands are due at once). If a
+ * batch is refused because one of its orders was already settled (an alarm ran twice, or the
+ * sweep got there first), the orders are retried one by one, and the settled ones are skipped:
+ * every order settles exactly once.
+ */
+export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, chunk = 50): Promise<{ settled: number; already: number }> {
+  let settled = 0;
+  let already = 0;
+  for (let i = 0; i < items.length; i += chunk) {
+    const part = items.slice(i, i + chunk);
+    const statements = part.flatMap((s) => settlementStatements(db, s, now_ms));
+    try {
+      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      settled += part.length;
+      continue;
+    } catch (err) {
+      if (!classifyMoneyError(err)) throw err;
+    }
+    for (const s of part) {
+      try {
+        const one = settlementStatements(db, s, now_ms);
+        await db.batch(one as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+        settled++;
+      } catch (err) {
+        if (classifyMoneyError(err) === "state_conflict" || classifyMoneyError(err) === "duplicate") already++;
+        else throw err;
+      }
+    }
+  }
+  return { settled, already };
+}
+
+/** Settles orders against the symbol's ticks (oldest first), keeping the audit ticks. */
+export function decide(order: Order, ticks: readonly Tick[]): Settlement {
+  const outcome = settle(
+    { direction: order.direction, entry_price_e8: order.entry_price_e8, stake_micro: order.stake_micro, fee_micro: order.fee_micro, profit_rate_bp: order.profit_rate_bp, delivery_at_ms: order.delivery_at_ms },
+    ticks,
+  );
+  const around = (at: number) => {
+    const before = ticks.filter((t) => t.ts_ms <= at).slice(-3);
+    const after = ticks.filter((t) => t.ts_ms > at).slice(0, 2);
+    return [...before, ...after];
+  };
+  const audit = new Map<number, { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }>();
+  for (const t of [...around(order.entry_tick_ts_ms), ...around(order.delivery_at_ms)]) audit.set(t.ts_ms, { ...t, role: "context" });
+  audit.set(order.entry_tick_ts_ms, { ts_ms: order.entry_tick_ts_ms, price_e8: order.entry_price_e8, role: "entry" });
+  if (outcome.status !== "void") audit.set(outcome.settlement.ts_ms, { ...outcome.settlement, role: "settlement" });
+  return { order, outcome, audit: [...audit.values()].sort((a, b) => a.ts_ms - b.ts_ms) };
+}
+
+export async function listUserOrders(db: Db, user_id: number, which: "open" | "settled", page: { page_no: number; row: number }) {
+  const where = which === "open" ? and(eq(orders.user_id, user_id), eq(orders.status, "open")) : and(eq(orders.user_id, user_id), inArray(orders.status, ["won", "lost", "tie", "void"]));
+  const items = await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(page.row).offset((page.page_no - 1) * page.row);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(orders).where(where);
+  return { items, total };
+}
+
+export async function getUserOrder(db: Db, user_id: number, id: number) {
+  const order = await db.query.orders.findFirst({ where: and(eq(orders.id, id), eq(orders.user_id, user_id)) });
+  if (!order) return null;
+  const ticks = await db.select().from(order_ticks).where(eq(order_ticks.order_id, id)).orderBy(asc(order_ticks.ts_ms));
+  return { order, ticks };
+}
