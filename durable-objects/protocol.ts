@@ -12,6 +12,23 @@ export const ServerMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("pong"), server_time_ms: z.number().int() }),
   /** The user's balances changed: the page reloads them from the API (the ledger). */
   z.object({ type: z.literal("balance"), reason: z.string().max(64) }),
+  /** One of the user's orders settled (user channel). */
+  z.object({ type: z.literal("order"), order_id: z.number().int(), status: z.enum(["open", "won", "lost", "tie", "void"]) }),
+  /** A price tick (quote channel). `price` is an exact decimal string; `ts` in ms. */
+  z.object({ type: z.literal("tick"), symbol: z.string().max(20), price: z.string().max(32), ts: z.number().int() }),
+  /** The 24h quote block (quote channel), sent on connect and every few seconds. */
+  z.object({
+    type: z.literal("quote"),
+    symbol: z.string().max(20),
+    price: z.string().max(32),
+    open: z.string().max(32),
+    high: z.string().max(32),
+    low: z.string().max(32),
+    volume: z.string().max(32),
+    change_pct: z.string().max(16),
+    ts: z.number().int(),
+    simulated: z.boolean(),
+  }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 

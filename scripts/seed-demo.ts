@@ -13,7 +13,8 @@ import { createChannel } from "../worker/domain/deposits/channels";
 import { approveDeposit, listChannels, submitDeposit } from "../worker/domain/deposits/deposits";
 import { storeUpload } from "../worker/domain/uploads/store";
 import { getRules, setRule } from "../worker/domain/withdrawals/withdrawals";
-import { deposits } from "../worker/db/schema";
+import { deposits, products } from "../worker/db/schema";
+import { saveProduct } from "../worker/domain/trades/products";
 
 export const DEMO = {
   invite_code: "WELCOME",
@@ -51,6 +52,7 @@ export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): P
     done.push("banners");
   }
   done.push(...(await seedMoney(db, bucket, now_ms)));
+  done.push(...(await seedProducts(db, now_ms)));
   return done;
 }
 
@@ -93,4 +95,18 @@ async function seedMoney(db: Db, bucket: R2Bucket, now_ms: number): Promise<stri
     done.push("10,000 USDT for demo");
   }
   return done;
+}
+
+/** Markets: BTC/USDT and ETH/USDT, each with 30 s, 60 s and 5 min deliveries. */
+async function seedProducts(db: Db, now_ms: number): Promise<string[]> {
+  if ((await db.select({ id: products.id }).from(products).limit(1)).length > 0) return [];
+  const durations = [
+    { seconds: 30, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 10_000 * USDT },
+    { seconds: 60, profit_rate_bp: 8800, min_stake_micro: 10 * USDT, max_stake_micro: 20_000 * USDT },
+    { seconds: 300, profit_rate_bp: 9000, min_stake_micro: 50 * USDT, max_stake_micro: 50_000 * USDT },
+  ];
+  const common = { fee_rate_bp: 100, quote_tolerance_bp: 50, trading_hours: "", enabled: true, tick_size_e8: 1_000_000, durations };
+  await saveProduct(db, null, { symbol: "BTC/USDT", name: "Bitcoin", feed_symbol: "BTCUSDT", start_price_e8: 67_250 * 1e8, sort: 0, ...common }, "demo seed", now_ms);
+  await saveProduct(db, null, { symbol: "ETH/USDT", name: "Ethereum", feed_symbol: "ETHUSDT", start_price_e8: 3_480 * 1e8, sort: 1, ...common }, "demo seed", now_ms);
+  return ["markets BTC/USDT, ETH/USDT"];
 }

@@ -1,3 +1,4 @@
+import type { QuoteHub } from "../durable-objects/quotes/quote-hub";
 import type { UserChannel } from "../durable-objects/user-channel/user-channel";
 
 /** Bindings and variables of the one Worker (see wrangler.toml). */
@@ -6,6 +7,10 @@ export interface Env {
   UPLOADS: R2Bucket;
   ASSETS: Fetcher;
   USER_CHANNEL: DurableObjectNamespace<UserChannel>;
+  QUOTE_HUB: DurableObjectNamespace<QuoteHub>;
+  /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */
+  PRICE_FEED?: string;
+  PRICE_FEED_URL?: string;
   /** "local" under `npm start` / tests; "production" when deployed. */
   APP_ENV: string;
 }

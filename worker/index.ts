@@ -1,6 +1,6 @@
 /**
- * The one Worker: `/api/*` → Hono, `/ws/*` → Durable Objects, everything else → Remix
- * (static files under public/ are served by the assets binding before this runs).
+ * The one Worker: `/api/*` → Hono, `/ws/*` → Durable Objects, `/files/*` → private uploads,
+ * everything else → Remix (static files under public/ are served by the assets binding first).
  */
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 // The Remix server build: `npm run build` writes it before wrangler bundles this file.
@@ -10,8 +10,10 @@ import { inProcessApi } from "./api/in-process";
 import type { Env } from "./env";
 import { handleWebSocket } from "./ws";
 import { serveFile } from "./files";
+import { sweepOverdueOrders } from "./sweep";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
+export { QuoteHub } from "../durable-objects/quotes/quote-hub";
 
 const api = createApi();
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
@@ -23,5 +25,10 @@ export default {
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
     if (pathname.startsWith("/files/")) return serveFile(request, env);
     return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx) });
+  },
+
+  /** The settlement sweep (cron, every minute): a backstop for alarms that did not run. */
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(sweepOverdueOrders(env));
   },
 } satisfies ExportedHandler<Env>;

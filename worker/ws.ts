@@ -2,6 +2,8 @@ import { getDb } from "./db/client";
 import { resolveSession } from "./domain/identity/session";
 import type { Env } from "./env";
 import { tokenFromCookie } from "./session-cookie";
+import { hubFor, symbolKey } from "./quotes";
+import { listProducts } from "./domain/trades/orders";
 import type { ServerMessage } from "../durable-objects/protocol";
 import { DEFAULT_LOCALE, localeFromAcceptLanguage } from "../locales/languages";
 import { translate } from "./i18n";
@@ -10,6 +12,7 @@ import { translate } from "./i18n";
  * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
  * - `/ws/user`: the signed-in user's channel (balance changes, order countdowns and results),
  *   authenticated by the page's session cookie.
+ * - `/ws/quotes/<symbol>`: a symbol's live ticks and 24h quote (public).
  */
 export async function handleWebSocket(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
@@ -25,6 +28,13 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
     if (session.status !== "ok") return json(request, 401, "errors.unauthorized");
     const channel = env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(session.subject_id)));
     return channel.fetch(request);
+  }
+  if (url.pathname.startsWith("/ws/quotes/")) {
+    // Quotes are public: anyone may watch prices.
+    const wanted = symbolKey(decodeURIComponent(url.pathname.slice("/ws/quotes/".length)));
+    const product = (await listProducts(getDb(env.DB), { only_enabled: true })).find((p) => symbolKey(p.symbol) === wanted);
+    if (!product) return json(request, 404, "errors.not_found");
+    return (await hubFor(env, product)).fetch(request);
   }
   return json(request, 404, "errors.not_found");
 }

@@ -12,6 +12,7 @@ import { userApi } from "./resources/user";
 import { moneyApi } from "./resources/money";
 import { bindingApi } from "./resources/binding";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
+import { marketsApi, orderApi } from "./resources/trades";
 import type { AppEnv } from "./types";
 
 /**
@@ -36,6 +37,8 @@ export function createApi() {
   app.route("/user", bindingApi);
   app.route("/common", commonApi);
   app.route("/index", indexApi);
+  app.route("/index", marketsApi);
+  app.route("/order", orderApi);
   app.route("/admin", adminApi);
   app.route("/admin", adminMoneyApi);
 

@@ -1,0 +1,281 @@
+import { DurableObject } from "cloudflare:workers";
+import { getDb } from "../../worker/db/client";
+import { decide, dueOrders, writeSettlements } from "../../worker/domain/trades/orders";
+import { formatPriceE8, type Tick } from "../../worker/domain/trades/settlement";
+import type { Env } from "../../worker/env";
+import { encode, parseClientMessage, type ServerMessage } from "../protocol";
+import { DAY_MS, foldTick, MINUTE_MS, quoteBlock, resample, type Candle, type QuoteBlock } from "./candles";
+import { binanceStreamUrl, parseBinanceTrade, SimulatedFeed, type FeedTick, type SimState } from "./feed";
+
+export type HubConfig = { symbol: string; feed_symbol: string; start_price_e8: number; tick_size_e8: number };
+
+/** A tick a second; settlement looks for due orders on the same beat. */
+export const TICK_MS = 1000;
+/** Ticks are kept 6 hours (settlement audit), minute candles 8 days (charts). */
+const TICK_RETENTION_MS = 6 * 3600_000;
+const CANDLE_RETENTION_MS = 8 * DAY_MS;
+/** A delivery is settled once a tick at or after it exists, or this long after it regardless. */
+const SETTLE_WAIT_MS = 5_000;
+
+/**
+ * One per symbol: the price feed's ticks and 1-minute candles (in this object's own SQLite
+ * storage), the 24h quote, fan-out to every open page over hibernating WebSockets, and the
+ * settlement of the symbol's due orders (alarms are at-least-once; settlement is exactly-once
+ * through the D1 transition guard).
+ */
+export class QuoteHub extends DurableObject<Env> {
+  private config: HubConfig | null = null;
+  private sim: SimulatedFeed | null = null;
+  private upstream: WebSocket | null = null;
+  private lastQuoteSentMs = 0;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      const sql = ctx.storage.sql;
+      sql.exec("CREATE TABLE IF NOT EXISTS ticks (ts_ms INTEGER PRIMARY KEY, price_e8 INTEGER NOT NULL, volume_e8 INTEGER NOT NULL)");
+      sql.exec("CREATE TABLE IF NOT EXISTS candles (t_ms INTEGER PRIMARY KEY, o INTEGER, h INTEGER, l INTEGER, c INTEGER, v INTEGER)");
+      sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+      const saved = this.meta<HubConfig>("config");
+      if (saved) this.config = saved;
+    });
+  }
+
+  private get simulated(): boolean {
+    return (this.env.PRICE_FEED ?? "simulation") !== "binance";
+  }
+
+  private meta<T>(k: string): T | null {
+    const row = this.ctx.storage.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0];
+    return row ? (JSON.parse(row.v) as T) : null;
+  }
+
+  private setMeta(k: string, v: unknown) {
+    this.ctx.storage.sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, JSON.stringify(v));
+  }
+
+  /** Called by the Worker before use: remembers the product and starts the beat. */
+  async ensure(config: HubConfig): Promise<void> {
+    if (!this.config || this.config.symbol !== config.symbol) {
+      this.config = config;
+      this.setMeta("config", config);
+    }
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + 10);
+    if (this.latestTick() === null && this.simulated) this.backfill(Date.now());
+  }
+
+  /** The latest tick, made fresh first when the simulation has been idle. */
+  async latest(): Promise<Tick | null> {
+    const now = Date.now();
+    const last = this.latestTick();
+    if (this.simulated && this.config && (!last || now - last.ts_ms >= TICK_MS)) return this.ingest(this.simFeed().next(now));
+    return last;
+  }
+
+  async quote(): Promise<(QuoteBlock & { simulated: boolean }) | null> {
+    const last = await this.latest();
+    if (!last) return null;
+    const since = last.ts_ms - DAY_MS;
+    const candles = this.ctx.storage.sql.exec<Candle>("SELECT t_ms, o, h, l, c, v FROM candles WHERE t_ms >= ? ORDER BY t_ms", since - MINUTE_MS).toArray();
+    return { ...quoteBlock(candles, { ...last, symbol: this.config?.symbol ?? "", volume_e8: 0 }), simulated: this.simulated };
+  }
+
+  /** Candles of `interval_ms` (60 000, 300 000, 900 000, 3 600 000), oldest first. */
+  async candles(interval_ms: number, limit: number): Promise<Candle[]> {
+    const minutes = this.ctx.storage.sql
+      .exec<Candle>("SELECT t_ms, o, h, l, c, v FROM candles ORDER BY t_ms DESC LIMIT ?", Math.min(limit * (interval_ms / MINUTE_MS), 20_000))
+      .toArray()
+      .reverse();
+    return resample(minutes, interval_ms).slice(-limit);
+  }
+
+  async ticks(from_ms: number, to_ms: number): Promise<Tick[]> {
+    return this.ctx.storage.sql.exec<Tick>("SELECT ts_ms, price_e8 FROM ticks WHERE ts_ms BETWEEN ? AND ? ORDER BY ts_ms", from_ms, to_ms).toArray();
+  }
+
+  /** The scheduled sweep's way in: settle whatever is due now. */
+  async settleDue(): Promise<{ settled: number; already: number }> {
+    return this.settle(Date.now());
+  }
+
+  // ---- the beat ----------------------------------------------------------------------------
+
+  async alarm(): Promise<void> {
+    const now = Date.now();
+    try {
+      if (this.config) {
+        if (this.simulated) this.ingest(this.simFeed().next(now));
+        else this.connectUpstream();
+        await this.settle(now);
+        if (now % 60_000 < TICK_MS) this.prune(now);
+      }
+    } finally {
+      // On the next whole second, always: charts stay live and due orders never wait long.
+      await this.ctx.storage.setAlarm(now + TICK_MS - (now % TICK_MS) || TICK_MS);
+    }
+  }
+
+  private simFeed(): SimulatedFeed {
+    if (!this.sim) {
+      const state = this.meta<SimState>("sim");
+      const c = this.config!;
+      this.sim = state ? new SimulatedFeed(c.symbol, state, { sigma: 0.0006, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 }) : SimulatedFeed.start(c.symbol, c.start_price_e8, Date.now() - TICK_MS, c.tick_size_e8);
+    }
+    return this.sim;
+  }
+
+  /** A day of minute candles on first start, so charts and the 24h block have history. */
+  private backfill(now: number) {
+    const c = this.config!;
+    const feed = SimulatedFeed.start(c.symbol, c.start_price_e8, now - DAY_MS - MINUTE_MS, c.tick_size_e8);
+    let candle: Candle | null = null;
+    for (let t = now - DAY_MS; t < now - MINUTE_MS; t += 15_000) {
+      const tick = feed.next(t);
+      const next = foldTick(candle, tick);
+      if (candle && next.t_ms !== candle.t_ms) this.saveCandle(candle);
+      candle = next;
+    }
+    if (candle) this.saveCandle(candle);
+    this.sim = new SimulatedFeed(c.symbol, { ...feed.snapshot, last_ts_ms: now - MINUTE_MS }, { sigma: 0.0006, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 });
+    this.setMeta("sim", this.sim.snapshot);
+  }
+
+  private saveCandle(c: Candle) {
+    this.ctx.storage.sql.exec("INSERT INTO candles (t_ms, o, h, l, c, v) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(t_ms) DO UPDATE SET h = excluded.h, l = excluded.l, c = excluded.c, v = excluded.v", c.t_ms, c.o, c.h, c.l, c.c, c.v);
+  }
+
+  private latestTick(): Tick | null {
+    return this.ctx.storage.sql.exec<Tick>("SELECT ts_ms, price_e8 FROM ticks ORDER BY ts_ms DESC LIMIT 1").toArray()[0] ?? null;
+  }
+
+  /** Stores a tick, folds it into its candle, and sends it to every open page. */
+  private ingest(tick: FeedTick): Tick {
+    const sql = this.ctx.storage.sql;
+    const last = this.latestTick();
+    if (last && tick.ts_ms <= last.ts_ms) return last; // ticks only move forward
+    sql.exec("INSERT INTO ticks (ts_ms, price_e8, volume_e8) VALUES (?, ?, ?)", tick.ts_ms, tick.price_e8, tick.volume_e8);
+    const current = sql.exec<Candle>("SELECT t_ms, o, h, l, c, v FROM candles ORDER BY t_ms DESC LIMIT 1").toArray()[0] ?? null;
+    this.saveCandle(foldTick(current, tick));
+    if (this.sim) this.setMeta("sim", this.sim.snapshot);
+    const symbol = this.config?.symbol ?? tick.symbol;
+    this.broadcast({ type: "tick", symbol, price: formatPriceE8(tick.price_e8), ts: tick.ts_ms });
+    if (tick.ts_ms - this.lastQuoteSentMs >= 5_000) {
+      this.lastQuoteSentMs = tick.ts_ms;
+      void this.quote().then((q) => q && this.broadcast(quoteMessage(symbol, q)));
+    }
+    return { ts_ms: tick.ts_ms, price_e8: tick.price_e8 };
+  }
+
+  private broadcast(message: ServerMessage) {
+    const text = encode(message);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing socket
+      }
+    }
+  }
+
+  private prune(now: number) {
+    this.ctx.storage.sql.exec("DELETE FROM ticks WHERE ts_ms < ?", now - TICK_RETENTION_MS);
+    this.ctx.storage.sql.exec("DELETE FROM candles WHERE t_ms < ?", now - CANDLE_RETENTION_MS);
+  }
+
+  /** Settles the symbol's due orders from this object's ticks, then tells their owners. */
+  private async settle(now: number): Promise<{ settled: number; already: number }> {
+    if (!this.config) return { settled: 0, already: 0 };
+    const db = getDb(this.env.DB);
+    const last = this.latestTick();
+    const horizon = Math.max(last?.ts_ms ?? 0, now - SETTLE_WAIT_MS);
+    let total = { settled: 0, already: 0 };
+    for (;;) {
+      const due = await dueOrders(db, this.config.symbol, horizon, 500);
+      if (due.length === 0) break;
+      const from = Math.min(...due.map((o) => Math.min(o.entry_tick_ts_ms, o.delivery_at_ms))) - 15_000;
+      const to = Math.max(...due.map((o) => o.delivery_at_ms)) + 5_000;
+      const ticks = await this.ticks(from, to);
+      const r = await writeSettlements(db, due.map((o) => decide(o, ticks)), now);
+      total = { settled: total.settled + r.settled, already: total.already + r.already };
+      const notices = due.map((o) => this.notify(o.user_id, o.id));
+      await Promise.allSettled(notices);
+      if (due.length < 500) break;
+    }
+    return total;
+  }
+
+  private async notify(user_id: number, order_id: number) {
+    const channel = this.env.USER_CHANNEL.get(this.env.USER_CHANNEL.idFromName(String(user_id)));
+    const order = await getDb(this.env.DB).query.orders.findFirst({ where: (o, { eq }) => eq(o.id, order_id), columns: { status: true } });
+    if (order) await channel.publish({ type: "order", order_id, status: order.status });
+    await channel.publish({ type: "balance", reason: "trade" });
+  }
+
+  // ---- the real exchange -------------------------------------------------------------------
+
+  private connectUpstream() {
+    if (this.upstream || !this.env.PRICE_FEED_URL || !this.config) return;
+    const url = binanceStreamUrl(this.env.PRICE_FEED_URL, this.config.feed_symbol).replace(/^ws/, "http");
+    void fetch(url, { headers: { upgrade: "websocket" } })
+      .then((res) => {
+        const ws = res.webSocket;
+        if (!ws) throw new Error(`upstream refused: ${res.status}`);
+        ws.accept();
+        this.upstream = ws;
+        ws.addEventListener("message", (e) => {
+          const tick = parseBinanceTrade(typeof e.data === "string" ? e.data : "");
+          if (tick) this.ingest(tick);
+        });
+        const drop = () => {
+          if (this.upstream === ws) this.upstream = null;
+        };
+        ws.addEventListener("close", drop);
+        ws.addEventListener("error", drop);
+      })
+      .catch((err) => {
+        console.error("price feed connect failed", err);
+        this.upstream = null;
+      });
+  }
+
+  // ---- pages -------------------------------------------------------------------------------
+
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket", { status: 426 });
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    server.send(encode({ type: "hello", server_time_ms: Date.now() }));
+    const q = await this.quote();
+    if (q && this.config) server.send(encode(quoteMessage(this.config.symbol, q)));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
+    const message = parseClientMessage(raw);
+    if (!message) return ws.close(1003, "unsupported message");
+    if (message.type === "ping") ws.send(encode({ type: "pong", server_time_ms: Date.now() }));
+  }
+
+  async webSocketClose(ws: WebSocket, code: number) {
+    ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+  }
+
+  async webSocketError(ws: WebSocket) {
+    ws.close(1011, "error");
+  }
+}
+
+export function quoteMessage(symbol: string, q: QuoteBlock & { simulated: boolean }): ServerMessage {
+  return {
+    type: "quote",
+    symbol,
+    price: formatPriceE8(q.price_e8),
+    open: formatPriceE8(q.open_e8),
+    high: formatPriceE8(q.high_e8),
+    low: formatPriceE8(q.low_e8),
+    volume: formatPriceE8(q.volume_e8, 0),
+    change_pct: (q.change_bp / 100).toFixed(2),
+    ts: q.ts_ms,
+    simulated: q.simulated,
+  };
+}

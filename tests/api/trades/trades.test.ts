@@ -1,0 +1,185 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { orders } from "../../../worker/db/schema";
+import { checkLedger } from "../../../worker/domain/ledger/check";
+import { decide, getProduct, writeSettlements } from "../../../worker/domain/trades/orders";
+import { saveProduct } from "../../../worker/domain/trades/products";
+import { hubFor } from "../../../worker/quotes";
+import { call, db, seed, testEnv } from "../helpers";
+import { balance, fundedUser, rkey, USDT } from "../money/helpers";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let FAST_ID = 0;
+
+beforeAll(async () => {
+  await seed();
+  // A market with a 2-second delivery, so settlement can be watched inside a test.
+  const p = await saveProduct(
+    db,
+    null,
+    {
+      symbol: "TST/USDT",
+      name: "Test coin",
+      feed_symbol: "TSTUSDT",
+      start_price_e8: 100 * 1e8,
+      tick_size_e8: 1_000_000,
+      fee_rate_bp: 100,
+      quote_tolerance_bp: 50,
+      trading_hours: "",
+      enabled: true,
+      sort: 9,
+      durations: [{ seconds: 2, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }],
+    },
+    "test",
+    Date.now(),
+  );
+  FAST_ID = p.id;
+});
+
+async function currentPrice(product_id: number) {
+  return (await call("/api/index/product", { id: product_id })).data.price as string;
+}
+
+describe("markets", () => {
+  it("product_list carries live prices, durations and rates", async () => {
+    const r = await call("/api/index/product_list");
+    expect(r.code).toBe(1);
+    const btc = r.data.find((p: { symbol: string }) => p.symbol === "BTC/USDT");
+    expect(btc).toMatchObject({ name: "Bitcoin", fee_rate: 0.01, simulated: true });
+    expect(Number(btc.price)).toBeGreaterThan(0);
+    expect(btc.durations[0]).toMatchObject({ seconds: 30, profit_rate: 0.85, min_amount: "10.00", max_amount: "10000.00" });
+  });
+
+  it("candles come back for every interval, oldest first", async () => {
+    const btc = (await call("/api/index/product_list")).data[0];
+    for (const interval of ["1m", "5m", "15m", "1h"]) {
+      const r = await call("/api/index/candles", { id: btc.id, interval, limit: 20 });
+      expect(r.code, interval).toBe(1);
+      expect(r.data.length).toBeGreaterThan(0);
+      const ts = r.data.map((k: { t: number }) => k.t);
+      expect([...ts].sort((a, b) => a - b)).toEqual(ts);
+    }
+    expect((await call("/api/index/candles", { id: btc.id, interval: "2m" })).code).toBe(0);
+  });
+});
+
+describe("placing orders", () => {
+  it("moves stake to locked_trade and the fee to the platform, once per client order id", async () => {
+    const u = await fundedUser("500");
+    const price = await currentPrice(FAST_ID);
+    const key = rkey("ord");
+    const body = { product_id: FAST_ID, direction: "up", amount: "100", seconds: 2, quote_price: price, client_order_id: key };
+    const [a, b] = await Promise.all([call("/api/order/addorder", body, { token: u.token }), call("/api/order/addorder", body, { token: u.token })]);
+    expect(a.code).toBe(1);
+    expect(b.data.id).toBe(a.data.id);
+    expect(a.data.order).toMatchObject({ status: "open", amount: "100.00", fee: "1.00", direction: "up" });
+    expect(await balance(u.token)).toEqual({ available: 399 * USDT, locked: 100 * USDT });
+    const conflict = await call("/api/order/addorder", { ...body, amount: "101" }, { token: u.token });
+    expect(conflict.data.error).toBe("idempotency_conflict");
+  });
+
+  it("refuses when the price moved beyond the tolerance, with the new price", async () => {
+    const u = await fundedUser("100");
+    const price = Number(await currentPrice(FAST_ID));
+    const r = await call("/api/order/addorder", { product_id: FAST_ID, direction: "up", amount: "10", seconds: 2, quote_price: (price * 1.02).toFixed(2) }, { token: u.token });
+    expect(r.data.error).toBe("price_moved");
+    expect(r.msg).toContain("moved to");
+    expect(await balance(u.token)).toEqual({ available: 100 * USDT, locked: 0 });
+  });
+
+  it("refuses bad stakes, durations, directions and insufficient balance cleanly", async () => {
+    const u = await fundedUser("50");
+    const price = await currentPrice(FAST_ID);
+    const base = { product_id: FAST_ID, direction: "up", seconds: 2, quote_price: price };
+    expect((await call("/api/order/addorder", { ...base, amount: "5" }, { token: u.token })).data.error).toBe("stake_out_of_range");
+    expect((await call("/api/order/addorder", { ...base, amount: "20", seconds: 45 }, { token: u.token })).data.error).toBe("duration_unknown");
+    expect((await call("/api/order/addorder", { ...base, amount: "20", direction: "sideways" }, { token: u.token })).data.error).toBe("direction_invalid");
+    expect((await call("/api/order/addorder", { ...base, amount: "50" }, { token: u.token })).data.error).toBe("insufficient_funds");
+    expect(await balance(u.token)).toEqual({ available: 50 * USDT, locked: 0 });
+  });
+
+  it("the confirmation quote shows fee, income, guarantee and the break-even win rate", async () => {
+    const u = await fundedUser("10");
+    const btc = (await call("/api/index/product_list")).data[0];
+    const r = await call("/api/order/quote", { product_id: btc.id, amount: "100", seconds: 30 }, { token: u.token });
+    expect(r.data).toEqual({ amount: "100.00", fee: "1.00", expected_income: "85.00", guarantee: "100.00", break_even_win_rate: 54.6 });
+  });
+});
+
+describe("settlement", () => {
+  it("settles from the feed at delivery, pays per the rules, and shows the ticks it used", async () => {
+    const u = await fundedUser("1000");
+    const price = await currentPrice(FAST_ID);
+    const placed = await Promise.all(
+      ["up", "down"].map((direction) => call("/api/order/addorder", { product_id: FAST_ID, direction, amount: "100", seconds: 2, quote_price: price, client_order_id: rkey(direction) }, { token: u.token })),
+    );
+    expect(placed.every((p) => p.code === 1)).toBe(true);
+    const hold = await call("/api/order/hold", {}, { token: u.token });
+    expect(hold.data.items).toHaveLength(2);
+    await sleep(3500);
+    const product = (await getProduct(db, FAST_ID))!;
+    await (await hubFor(testEnv, product)).settleDue();
+    const infos = await Promise.all(placed.map((p) => call("/api/order/orderinfo", { id: p.data.id }, { token: u.token })));
+    for (const info of infos) {
+      expect(["won", "lost", "tie"]).toContain(info.data.status);
+      expect(info.data.settlement_price).not.toBeNull();
+      expect(info.data.settlement_ts).toBeLessThanOrEqual(info.data.delivery_at);
+      const used = info.data.ticks.filter((t: { used: boolean }) => t.used);
+      expect(used.map((t: { role: string }) => t.role)).toEqual(["entry", "settlement"]);
+      expect(used[0].price).toBe(info.data.entry_price);
+      expect(used[1].price).toBe(info.data.settlement_price);
+      // The rule, checked from the ticks the order shows.
+      const up = Number(info.data.settlement_price) > Number(info.data.entry_price);
+      const same = info.data.settlement_price === info.data.entry_price;
+      const expected = same ? "tie" : (info.data.direction === "up") === up ? "won" : "lost";
+      expect(info.data.status).toBe(expected);
+    }
+    // One up and one down on the same prices: unless a tie, exactly one won.
+    const statuses = infos.map((i) => i.data.status).sort();
+    expect(statuses.join()).toMatch(/^(lost,won|tie,tie)$/);
+    const b = await balance(u.token);
+    expect(b.locked).toBe(0);
+    // Both paid 100 + 1 fee; a tie returns both stakes; otherwise the winner gets 100 + 85.
+    const expectedAvailable = statuses[0] === "tie" ? 998 * USDT : (1000 - 202 + 185) * USDT;
+    expect(b.available).toBe(expectedAvailable);
+    expect((await call("/api/order/orderlist", {}, { token: u.token })).data.items).toHaveLength(2);
+    expect((await checkLedger(db)).ok).toBe(true);
+  });
+
+  it("running settlement twice (or concurrently) settles each order once", async () => {
+    const u = await fundedUser("300");
+    const price = await currentPrice(FAST_ID);
+    const r = await call("/api/order/addorder", { product_id: FAST_ID, direction: "up", amount: "100", seconds: 2, quote_price: price }, { token: u.token });
+    await sleep(3500);
+    const hub = await hubFor(testEnv, (await getProduct(db, FAST_ID))!);
+    await Promise.all([hub.settleDue(), hub.settleDue(), hub.settleDue()]);
+    const order = (await db.select().from(orders).where(eq(orders.id, r.data.id)))[0];
+    expect(order.status).not.toBe("open");
+    // Writing the same settlement again is refused by the transition guard, money unmoved.
+    const again = await writeSettlements(db, [decide(order, [])], Date.now());
+    expect(again).toEqual({ settled: 0, already: 1 });
+    expect((await checkLedger(db)).ok).toBe(true);
+    const b = await balance(u.token);
+    expect(b.locked).toBe(0);
+  });
+
+  it("an order with no tick near delivery is void and fully refunded", async () => {
+    const u = await fundedUser("200");
+    const price = await currentPrice(FAST_ID);
+    const r = await call("/api/order/addorder", { product_id: FAST_ID, direction: "down", amount: "100", seconds: 2, quote_price: price }, { token: u.token });
+    const order = (await db.select().from(orders).where(eq(orders.id, r.data.id)))[0];
+    const res = await writeSettlements(db, [decide(order, [])], Date.now());
+    expect(res.settled).toBe(1);
+    const info = await call("/api/order/orderinfo", { id: r.data.id }, { token: u.token });
+    expect(info.data).toMatchObject({ status: "void", void_reason: "no_tick", payout: "101.00", settlement_price: null });
+    expect(await balance(u.token)).toEqual({ available: 200 * USDT, locked: 0 });
+  });
+
+  it("another user's order is not visible", async () => {
+    const a = await fundedUser("100");
+    const b = await fundedUser("100");
+    const price = await currentPrice(FAST_ID);
+    const r = await call("/api/order/addorder", { product_id: FAST_ID, direction: "up", amount: "10", seconds: 2, quote_price: price }, { token: a.token });
+    expect((await call("/api/order/orderinfo", { id: r.data.id }, { token: b.token })).status).toBe(404);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * Markets and timed trades: `/api/index/product_list`, `/api/index/product`,
+ * `/api/index/candles` (public), and `/api/order/*` (signed in).
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { breakEvenWinRateBp, formatPriceE8, parsePriceE8 } from "../../domain/trades/settlement";
+import { getProduct, getUserOrder, listProducts, listUserOrders, orderFee, placeOrder, type Duration, type Order, type ProductWithDurations } from "../../domain/trades/orders";
+import { requireUser } from "../../middleware/auth";
+import { hubFor } from "../../quotes";
+import { notifyUser } from "../../ws";
+import { ApiError, ok, read } from "../envelope";
+import { amount, id, int, pagination } from "../fields";
+import { afterResponse, idempotencyKey } from "../idempotency";
+import { usdt, usdtExact } from "../present";
+import type { AppEnv } from "../types";
+
+const INTERVALS = { "1m": 60_000, "5m": 300_000, "15m": 900_000, "1h": 3_600_000 } as const;
+
+const rate = (bp: number) => bp / 10_000;
+
+function durationOut(d: Duration) {
+  return { seconds: d.seconds, profit_rate: rate(d.profit_rate_bp), profit_rate_bp: d.profit_rate_bp, min_amount: usdt(d.min_stake_micro), max_amount: usdt(d.max_stake_micro), min_amount_micro: d.min_stake_micro, max_amount_micro: d.max_stake_micro };
+}
+
+async function productOut(env: AppEnv["Bindings"], p: ProductWithDurations) {
+  const q = await (await hubFor(env, p)).quote();
+  return {
+    id: p.id,
+    symbol: p.symbol,
+    name: p.name,
+    price: q ? formatPriceE8(q.price_e8) : null,
+    change_pct: q ? (q.change_bp / 100).toFixed(2) : null,
+    open: q ? formatPriceE8(q.open_e8) : null,
+    high: q ? formatPriceE8(q.high_e8) : null,
+    low: q ? formatPriceE8(q.low_e8) : null,
+    volume: q ? formatPriceE8(q.volume_e8, 0) : null,
+    quote_ts: q?.ts_ms ?? null,
+    simulated: q?.simulated ?? (env.PRICE_FEED ?? "simulation") !== "binance",
+    fee_rate: rate(p.fee_rate_bp),
+    fee_rate_bp: p.fee_rate_bp,
+    quote_tolerance_bp: p.quote_tolerance_bp,
+    trading_hours: p.trading_hours,
+    durations: p.durations.map(durationOut),
+  };
+}
+
+export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; role: string }[] = []) {
+  const gain = o.status === "open" ? null : o.profit_micro;
+  return {
+    id: o.id,
+    product_id: o.product_id,
+    symbol: o.symbol,
+    direction: o.direction,
+    amount: usdt(o.stake_micro),
+    amount_micro: o.stake_micro,
+    fee: usdtExact(o.fee_micro),
+    fee_micro: o.fee_micro,
+    seconds: o.seconds,
+    profit_rate: rate(o.profit_rate_bp),
+    profit_rate_bp: o.profit_rate_bp,
+    expected_income: usdtExact(Math.floor((o.stake_micro * o.profit_rate_bp) / 10_000)),
+    quote_price: formatPriceE8(o.quote_price_e8),
+    entry_price: formatPriceE8(o.entry_price_e8),
+    entry_ts: o.entry_tick_ts_ms,
+    settlement_price: o.settlement_price_e8 === null ? null : formatPriceE8(o.settlement_price_e8),
+    settlement_ts: o.settlement_tick_ts_ms,
+    payout: o.payout_micro === null ? null : usdtExact(o.payout_micro),
+    profit: gain === null ? null : usdtExact(gain),
+    profit_micro: gain,
+    status: o.status,
+    void_reason: o.void_reason,
+    created_at: o.created_at_ms,
+    delivery_at: o.delivery_at_ms,
+    settled_at: o.settled_at_ms,
+    ticks: ticks.map((t) => ({ ts: t.ts_ms, price: formatPriceE8(t.price_e8), role: t.role, used: t.role !== "context" })),
+  };
+}
+
+const AddOrder = z.object({
+  product_id: id(),
+  direction: z.enum(["up", "down"], { error: "errors.direction_invalid" }),
+  amount: amount(),
+  seconds: int({ min: 1, max: 86_400 }),
+  quote_price: z.union([z.string(), z.number()], { error: "errors.incomplete" }).transform((v, ctx) => {
+    const p = parsePriceE8(v);
+    if (p === null) {
+      ctx.addIssue({ code: "custom", message: "errors.invalid_field" });
+      return z.NEVER;
+    }
+    return p;
+  }),
+});
+
+export const marketsApi = new Hono<AppEnv>()
+  .on(["GET", "POST"], "/product_list", async (c) => {
+    const products = await listProducts(c.get("db"), { only_enabled: true });
+    return ok(c, await Promise.all(products.map((p) => productOut(c.env, p))));
+  })
+  .on(["GET", "POST"], "/product", async (c) => {
+    const { id: product_id } = read(c, z.object({ id: id() }));
+    const p = await getProduct(c.get("db"), product_id);
+    if (!p || p.enabled !== 1) throw new ApiError("errors.not_found", 404);
+    return ok(c, await productOut(c.env, p));
+  })
+  .on(["GET", "POST"], "/candles", async (c) => {
+    const q = read(c, z.object({ id: id(), interval: z.enum(["1m", "5m", "15m", "1h"], { error: "errors.invalid_field" }).default("1m"), limit: int({ min: 10, max: 1000, fallback: 300 }) }));
+    const p = await getProduct(c.get("db"), q.id);
+    if (!p || p.enabled !== 1) throw new ApiError("errors.not_found", 404);
+    const candles = await (await hubFor(c.env, p)).candles(INTERVALS[q.interval], q.limit);
+    return ok(c, candles.map((k) => ({ t: k.t_ms, o: formatPriceE8(k.o), h: formatPriceE8(k.h), l: formatPriceE8(k.l), c: formatPriceE8(k.c), v: formatPriceE8(k.v, 0) })));
+  });
+
+export const orderApi = new Hono<AppEnv>()
+  .use("*", requireUser)
+  .post("/addorder", async (c) => {
+    const body = read(c, AddOrder);
+    const user = c.get("user");
+    const product = await getProduct(c.get("db"), body.product_id);
+    if (!product || product.enabled !== 1) throw new ApiError("errors.not_found", 404);
+    const hub = await hubFor(c.env, product);
+    const now = Date.now();
+    const r = await placeOrder(
+      c.get("db"),
+      { user_id: user.id, product_id: product.id, direction: body.direction, stake_micro: body.amount, seconds: body.seconds, quote_price_e8: body.quote_price, request_key: idempotencyKey(c) },
+      await hub.latest(),
+      now,
+    );
+    if (r.status === "price_moved") throw new ApiError("errors.price_moved", 200, { price: formatPriceE8(r.entry_price_e8) }, { price: formatPriceE8(r.entry_price_e8) });
+    if (r.status === "stake_out_of_range") throw new ApiError("errors.stake_out_of_range", 200, { min: usdt(r.min_stake_micro), max: usdt(r.max_stake_micro) });
+    if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
+    if (!r.replayed) await afterResponse(c, notifyUser(c.env, user.id, { type: "balance", reason: "trade" }));
+    return ok(c, { id: r.order.id, server_time: Date.now(), order: orderOut(r.order) }, "errors.order_placed");
+  })
+  .post("/quote", async (c) => {
+    // What the confirmation sheet shows before the user commits: fee, income, break-even.
+    const body = read(c, z.object({ product_id: id(), amount: amount(), seconds: int({ min: 1, max: 86_400 }) }));
+    const p = await getProduct(c.get("db"), body.product_id);
+    const d = p?.durations.find((x) => x.seconds === body.seconds);
+    if (!p || !d) throw new ApiError("errors.not_found", 404);
+    const fee = orderFee(body.amount, p.fee_rate_bp);
+    return ok(c, {
+      amount: usdt(body.amount),
+      fee: usdtExact(fee),
+      expected_income: usdtExact(Math.floor((body.amount * d.profit_rate_bp) / 10_000)),
+      guarantee: usdt(body.amount),
+      break_even_win_rate: breakEvenWinRateBp(body.amount, fee, d.profit_rate_bp) / 100,
+    });
+  })
+  .post("/hold", async (c) => {
+    const page = read(c, z.object(pagination));
+    const { items, total } = await listUserOrders(c.get("db"), c.get("user").id, "open", page);
+    return ok(c, { items: items.map((o) => orderOut(o)), total, server_time: Date.now() });
+  })
+  .post("/orderlist", async (c) => {
+    const page = read(c, z.object(pagination));
+    const { items, total } = await listUserOrders(c.get("db"), c.get("user").id, "settled", page);
+    return ok(c, { items: items.map((o) => orderOut(o)), total, server_time: Date.now() });
+  })
+  .post("/orderinfo", async (c) => {
+    const { id: order_id } = read(c, z.object({ id: id() }));
+    const found = await getUserOrder(c.get("db"), c.get("user").id, order_id);
+    if (!found) throw new ApiError("errors.not_found", 404);
+    return ok(c, { ...orderOut(found.order, found.ticks), server_time: Date.now() });
+  });
