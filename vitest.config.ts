@@ -12,6 +12,10 @@ export default defineConfig({
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
       },
       {
+        // Node tests that start their own `wrangler dev` (the real-exchange adapter).
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000 },
+      },
+      {
         plugins: [
           cloudflareTest(async () => ({
             main: "./worker/index.ts",

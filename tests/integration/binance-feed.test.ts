@@ -1,0 +1,89 @@
+/**
+ * The real-exchange adapter, end to end: a local fake upstream speaks Binance's trade-stream
+ * format; the Worker runs under `wrangler dev` with PRICE_FEED=binance pointed at it; a client
+ * on /ws/quotes/BTC-USDT must receive exactly the upstream's prices, in order.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket, { WebSocketServer } from "ws";
+import { bin, prepare, quietEnv } from "../../scripts/lib";
+
+const PORT = 8796;
+const STATE = ".wrangler/integration";
+let upstream: WebSocketServer;
+let upstreamPath = "";
+let server: ChildProcess | null = null;
+
+async function waitFor(url: string, ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+beforeAll(async () => {
+  upstream = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise((r) => upstream.once("listening", r));
+  upstream.on("connection", (_ws, req) => {
+    upstreamPath = req.url ?? "";
+  });
+  const upstreamPort = (upstream.address() as AddressInfo).port;
+  rmSync(STATE, { recursive: true, force: true });
+  await prepare(STATE);
+  server = spawn(
+    bin("wrangler"),
+    ["dev", "--ip", "127.0.0.1", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local", "--var", "PRICE_FEED:binance", "--var", `PRICE_FEED_URL:ws://127.0.0.1:${upstreamPort}`],
+    { env: quietEnv, stdio: "ignore", detached: true },
+  );
+  await waitFor(`http://127.0.0.1:${PORT}/api/health`, 60_000);
+}, 120_000);
+
+afterAll(async () => {
+  if (server?.pid) process.kill(-server.pid, "SIGTERM");
+  upstream?.close();
+});
+
+describe("Binance adapter against a fake upstream", () => {
+  it("relays the upstream's trades as ticks and marks prices as not simulated", async () => {
+    const received: { type: string; price?: string; ts?: number; simulated?: boolean }[] = [];
+    const client = new WebSocket(`ws://127.0.0.1:${PORT}/ws/quotes/BTC-USDT`);
+    client.on("message", (data) => received.push(JSON.parse(String(data))));
+    await new Promise((r) => client.once("open", r));
+
+    // The hub connects upstream on its next beat.
+    const until = Date.now() + 15_000;
+    while (upstream.clients.size === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(upstream.clients.size).toBeGreaterThan(0);
+    expect(upstreamPath).toBe("/ws/btcusdt@trade");
+
+    const base = Date.now();
+    const prices = ["67001.50", "67002.25", "66999.99"];
+    for (const [i, p] of prices.entries()) {
+      const msg = { e: "trade", E: base + i * 100, s: "BTCUSDT", t: i + 1, p, q: "0.010", T: base + i * 100, m: false };
+      for (const ws of upstream.clients) ws.send(JSON.stringify(msg));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (const ws of upstream.clients) ws.send("not json");
+    for (const ws of upstream.clients) ws.send(JSON.stringify({ e: "aggTrade", s: "BTCUSDT" }));
+
+    const waitUntil = Date.now() + 5_000;
+    while (received.filter((m) => m.type === "tick").length < prices.length && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 50));
+    const ticks = received.filter((m) => m.type === "tick");
+    expect(ticks.map((t) => t.price)).toEqual(["67001.50", "67002.25", "66999.99"]);
+    expect(ticks.map((t) => t.ts)).toEqual([base, base + 100, base + 200]);
+
+    const product = (await (await fetch(`http://127.0.0.1:${PORT}/api/index/product_list`)).json()) as { data: { symbol: string; price: string; simulated: boolean }[] };
+    const btc = product.data.find((p) => p.symbol === "BTC/USDT")!;
+    expect(btc.simulated).toBe(false);
+    expect(btc.price).toBe("66999.99");
+    client.close();
+  }, 60_000);
+});
