@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,7 +8,10 @@ import { apiOrLogin } from "../lib/api.server";
 import { formatUsdt } from "../lib/format";
 import type { Contacts, Slide } from "../lib/types";
 import { useRootData } from "../root";
+import moneyStyles from "../styles/money.css";
 export { shouldRevalidate } from "../lib/revalidate";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyles }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await apiOrLogin<{ slides: Slide[]; contacts: Contacts }>(context, request, "/api/index/home");
@@ -46,23 +49,12 @@ export default function Home() {
 
       {slides.length > 0 ? <Banners slides={slides} /> : null}
 
-      <nav className="quick" aria-label="quick">
-        <AppLink to="/pages/money/index" className="quick-item">
-          <span className="quick-icon">⇅</span>
-          {t("quick_trade")}
-        </AppLink>
-        <AppLink to="/pages/invest/index" className="quick-item">
-          <span className="quick-icon">▤</span>
-          {t("quick_markets")}
-        </AppLink>
-        <AppLink to="/pages/me/index" className="quick-item">
-          <span className="quick-icon">✉</span>
-          {t("quick_invite")}
-        </AppLink>
-        <AppLink to="/pages/me/sub/setting" className="quick-item">
-          <span className="quick-icon">⚙</span>
-          {t("quick_settings")}
-        </AppLink>
+      <nav className="quick m-quick" aria-label="quick">
+        <QuickEntry to="/pages/me/sub/stored" label={t("quick_recharge")} icon="M12 4v12M6 10l6 6 6-6M5 20h14" testId="quick-recharge" />
+        <QuickEntry to="/pages/me/sub/draw-money" label={t("quick_withdraw")} icon="M12 20V8M6 14l6-6 6 6M5 4h14" testId="quick-withdraw" />
+        <QuickEntry to="/pages/me/sub/record" label={t("quick_records")} icon="M7 4h10v16H7zM10 8h4M10 12h4M10 16h2" testId="quick-records" />
+        <QuickEntry to="/pages/money/index" label={t("quick_trade")} icon="M4 18l5-6 4 3 7-9M15 6h5v5" testId="quick-trade" />
+        <QuickEntry to="/pages/invest/index" label={t("quick_markets")} icon="M5 20V10M10 20V4M15 20v-8M20 20V7" testId="quick-markets" />
       </nav>
 
       {user ? (
@@ -85,6 +77,19 @@ export default function Home() {
         </dl>
       </section>
     </Screen>
+  );
+}
+
+function QuickEntry({ to, label, icon, testId }: { to: string; label: string; icon: string; testId: string }) {
+  return (
+    <AppLink to={to} className="quick-item" data-testid={testId}>
+      <span className="quick-icon" aria-hidden="true">
+        <svg viewBox="0 0 24 24" width="22" height="22">
+          <path d={icon} fill="none" stroke="currentColor" strokeWidth="1.9" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </span>
+      {label}
+    </AppLink>
   );
 }
 

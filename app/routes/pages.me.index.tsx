@@ -32,6 +32,16 @@ export default function Accounts() {
           </button>
         </div>
       </section>
+      <nav className="menu card" aria-label={t("menu_money")}>
+        <MenuItem to="/pages/me/sub/stored" label={t("menu_recharge")} />
+        <MenuItem to="/pages/me/sub/stored2" label={t("menu_bank_recharge")} />
+        <MenuItem to="/pages/me/sub/draw-money" label={t("menu_withdraw")} />
+        <MenuItem to="/pages/me/sub/draw-record" label={t("menu_withdraw_records")} />
+        <MenuItem to="/pages/me/sub/recharge-record" label={t("menu_recharge_records")} />
+        <MenuItem to="/pages/me/sub/wallet" label={t("menu_wallets")} />
+        <MenuItem to="/pages/me/sub/kabaw" label={t("menu_bank_cards")} />
+        <MenuItem to="/pages/me/sub/record" label={t("menu_records")} />
+      </nav>
       <nav className="menu card" aria-label={t("title")}>
         <MenuItem to="/pages/me/sub/setting" label={t("settings")} />
         <MenuItem to="/pages/me/sub/modify-pwd" label={t("modify_pwd")} />

@@ -1,0 +1,201 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+import { QRCodeSVG } from "qrcode.react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AmountInput } from "../components/money/amount-input";
+import { CopyValue } from "../components/money/copy-value";
+import { ImageUpload } from "../components/money/image-upload";
+import { Notice } from "../components/money/notice";
+import { forwardUpload } from "../components/money/upload.server";
+import { missingFields } from "../components/form";
+import { AppLink, Screen } from "../components/nav";
+import { useUi } from "../components/ui";
+import { api, apiOrLogin } from "../lib/api.server";
+import { formatUsdt } from "../lib/format";
+import { newRequestKey, type DepositChannel } from "../lib/money";
+import { useEnvelope, type PageEnvelope } from "../lib/use-envelope";
+import { useRootData } from "../root";
+import moneyStyles from "../styles/money.css";
+export { clientAction } from "../lib/client-action";
+export { shouldRevalidate } from "../lib/revalidate";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyles }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const res = await apiOrLogin<DepositChannel[]>(context, request, "/api/index/recharge_way");
+  return {
+    channels: res.code === 1 ? res.data : [],
+    error: res.code === 1 ? "" : res.msg,
+    // One key per shown form: a double submit or a retry is the same request to the API.
+    request_key: newRequestKey(),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  if (form.get("intent") === "upload") return forwardUpload(context, request, form);
+  const field = (n: string) => String(form.get(n) ?? "");
+  return api(context, request, "/api/user/recharge", {
+    kind: "crypto",
+    channel_id: field("channel_id"),
+    amount: field("amount"),
+    tx_hash: field("tx_hash"),
+    image: field("image"),
+    request_key: field("request_key"),
+  });
+}
+
+/** Crypto recharge: pick currency and chain, send to the shown address, then report it with proof. */
+export default function CryptoRecharge() {
+  const { t } = useTranslation("wallet");
+  const { t: tc } = useTranslation();
+  const { channels, error, request_key } = useLoaderData<typeof loader>();
+  const locale = useRootData()?.locale ?? "en";
+  const ui = useUi();
+  const navigate = useNavigate();
+  const fetcher = useFetcher<PageEnvelope>();
+  const [channelId, setChannelId] = useState<number | null>(channels[0]?.id ?? null);
+  const [amount, setAmount] = useState("");
+  const [txHash, setTxHash] = useState("");
+  const [image, setImage] = useState("");
+  const channel = channels.find((c) => c.id === channelId) ?? channels[0];
+  const busy = fetcher.state !== "idle";
+
+  useEnvelope(fetcher.data, (_data, msg) => {
+    ui.toast(msg);
+    setAmount("");
+    setTxHash("");
+    setImage("");
+    navigate("/pages/me/sub/recharge-record");
+  });
+
+  const records = (
+    <AppLink to="/pages/me/sub/recharge-record" className="m-navbar-action">
+      {t("records")}
+    </AppLink>
+  );
+
+  if (!channel) {
+    return (
+      <Screen title={t("stored.title")} back right={records}>
+        <Notice tone="warn" title={t("stored.no_channels")}>
+          {error ? <p>{error}</p> : null}
+        </Notice>
+        <AppLink to="/pages/me/sub/stored2" className="btn btn-primary btn-block">
+          {t("stored.use_bank")}
+        </AppLink>
+      </Screen>
+    );
+  }
+
+  return (
+    <Screen title={t("stored.title")} back right={records}>
+      <section className="card" aria-labelledby="chain-title">
+        <h2 className="card-title" id="chain-title">
+          {t("stored.currency_chain")}
+        </h2>
+        <div className="m-chips" role="radiogroup" aria-labelledby="chain-title">
+          {channels.map((c) => {
+            const selected = c.id === channel.id;
+            return (
+              <button
+                key={c.id}
+                type="button"
+                role="radio"
+                aria-checked={selected}
+                className={selected ? "m-chip m-chip-on" : "m-chip"}
+                data-testid="channel-option"
+                onClick={() => setChannelId(c.id)}
+              >
+                <strong>{c.currency}</strong>
+                <span>{c.chain}</span>
+              </button>
+            );
+          })}
+        </div>
+      </section>
+
+      <section className="card m-deposit" aria-labelledby="address-title">
+        <h2 className="card-title" id="address-title">
+          {t("stored.address")}
+        </h2>
+        <div className="m-qr" role="img" aria-label={t("stored.qr_label")}>
+          <QRCodeSVG value={channel.address} size={168} marginSize={2} level="M" />
+        </div>
+        <p className="m-chain-line">
+          <span className="m-tag">{channel.currency}</span>
+          <span className="m-tag m-tag-blue">{channel.chain}</span>
+        </p>
+        <div className="m-address-box">
+          <CopyValue value={channel.address} testId="deposit-address" label={t("stored.address")} />
+        </div>
+        <p className="muted">{t("stored.address_hint", { currency: channel.currency, chain: channel.chain })}</p>
+        <dl className="rows">
+          <div className="row">
+            <dt>{t("stored.min_deposit")}</dt>
+            <dd data-testid="min-deposit">
+              {formatUsdt(channel.min_amount_micro, locale)} {t("unit")}
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <fetcher.Form
+        method="post"
+        className="card form"
+        noValidate
+        onSubmit={(e) => {
+          if (missingFields(e.currentTarget, ["channel_id", "amount", "tx_hash", "image"])) {
+            e.preventDefault();
+            ui.toast(tc("incomplete"));
+          }
+        }}
+      >
+        <h2 className="card-title">{t("stored.report_title")}</h2>
+        <input type="hidden" name="intent" value="recharge" />
+        <input type="hidden" name="request_key" value={request_key} />
+        <input type="hidden" name="channel_id" value={channel.id} />
+        <AmountInput
+          label={t("stored.amount_label")}
+          value={amount}
+          onChange={setAmount}
+          placeholder={t("stored.amount_placeholder", { min: formatUsdt(channel.min_amount_micro, locale) })}
+          testId="recharge-amount"
+        />
+        <div className="field">
+          <label htmlFor="tx_hash" className="field-label">
+            {t("stored.tx_hash")}
+          </label>
+          <div className="field-row">
+            <input
+              id="tx_hash"
+              name="tx_hash"
+              className="field-input m-mono-input"
+              value={txHash}
+              onChange={(e) => setTxHash(e.target.value)}
+              placeholder={t("stored.tx_hash_placeholder")}
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              maxLength={200}
+            />
+          </div>
+          <p className="field-hint">{t("stored.tx_hash_hint")}</p>
+        </div>
+        <ImageUpload label={t("stored.screenshot")} hint={t("upload.hint")} value={image} onChange={setImage} />
+        <Notice tone="warn" title={t("stored.warning_title")} testId="recharge-warning">
+          <p>{t("stored.warning")}</p>
+        </Notice>
+        <p className="muted">{t("stored.review_note")}</p>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy} data-testid="recharge-submit">
+          {t("stored.submit")}
+        </button>
+      </fetcher.Form>
+
+      <AppLink to="/pages/me/sub/stored2" className="m-alt-link">
+        {t("stored.use_bank")} ›
+      </AppLink>
+    </Screen>
+  );
+}
