@@ -15,7 +15,7 @@ export const usdt = (micro: number) => formatAmount(micro);
 export const usdtExact = (micro: number) => formatAmount(micro, 6).replace(/(\.\d\d\d*?)0+$/, "$1");
 
 export function channelOut(c: DepositChannel) {
-  return { id: c.id, currency: c.currency, chain: c.chain, address: c.address, min_amount: usdt(c.min_amount_micro), min_amount_micro: c.min_amount_micro, enabled: c.enabled === 1 };
+  return { id: c.id, currency: c.currency, chain: c.chain, address: c.address, min_amount: usdt(c.min_amount_micro), min_amount_micro: c.min_amount_micro, enabled: c.enabled === 1, sort: c.sort };
 }
 
 export function depositOut(d: Deposit) {

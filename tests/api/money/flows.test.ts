@@ -251,3 +251,16 @@ describe("operator ledger views", () => {
     expect(ledger.data.items).toHaveLength(1);
   });
 });
+
+describe("paying a bank withdrawal", () => {
+  it("operators see the full card number to pay; the user sees it masked", async () => {
+    const u = await fundedUser("300");
+    const card = await call("/api/user/add_bank", { name: "Ann Lee", bank: "Demo Bank", card_number: CARD }, { token: u.token });
+    const w = await call("/api/user/withdraw", { amount: "100", bank_id: card.data.id }, { token: u.token });
+    expect(JSON.stringify(w.data)).not.toContain(CARD);
+    const queue = await call("/api/admin/withdrawals?status=review&row=100", undefined, { token: u.op, method: "GET" });
+    const item = queue.data.items.find((i: { id: number }) => i.id === w.data.id);
+    expect(item.payout_details).toContain(CARD);
+    expect(item.destination).not.toContain(CARD);
+  });
+});

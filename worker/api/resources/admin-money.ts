@@ -1,5 +1,5 @@
 /** `/api/admin/*` money routes: review queues, payouts, adjustments, money config, ledger check. */
-import { eq, like, or } from "drizzle-orm";
+import { desc, eq, like, or } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { users } from "../../db/schema";
@@ -74,7 +74,7 @@ export const adminMoneyApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/withdrawals", async (c) => {
     const q = read(c, StatusQuery(["review", "paid", "rejected", "cancelled", "all"]));
     const { items, total } = await listWithdrawalsByStatus(c.get("db"), q.status as never, q);
-    return ok(c, { items: await withAccounts(c, items.map((w) => ({ ...withdrawalOut(w), user_id: w.user_id }))), total });
+    return ok(c, { items: await withAccounts(c, items.map((w) => ({ ...withdrawalOut(w), user_id: w.user_id, payout_details: w.payout_details }))), total });
   })
   .post("/withdrawals/:id/pay", async (c) => {
     const { tx_ref } = read(c, z.object({ tx_ref: text({ max: 200 }) }));
@@ -99,6 +99,7 @@ export const adminMoneyApi = new Hono<AppEnv>()
       .select({ id: users.id, account: users.account, created_at_ms: users.created_at_ms })
       .from(users)
       .where(q ? or(like(users.account, pattern), eq(users.id, Number(q) || -1)) : undefined)
+      .orderBy(desc(users.id))
       .limit(50);
     return ok(c, rows);
   })
@@ -121,7 +122,7 @@ export const adminMoneyApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/adjustments", async (c) => {
     const { status } = read(c, z.object({ status: z.enum(["pending", "approved", "rejected", "all"]).default("pending") }));
     const rows = await listAdjustments(c.get("db"), status);
-    return ok(c, rows.map((a) => ({ ...a, amount: usdt(a.amount_micro) })));
+    return ok(c, await withAccounts(c, rows.map((a) => ({ ...a, amount: usdt(a.amount_micro) }))));
   })
   .post("/adjustments/new", async (c) => {
     const body = read(c, Reason.extend({ user_id: id(), direction: z.enum(["credit", "debit"], { error: "errors.invalid_field" }), amount: amount() }));

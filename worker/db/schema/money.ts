@@ -106,8 +106,10 @@ export const withdrawals = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     user_id: integer("user_id").notNull(),
     channel: text("channel", { enum: ["trc20", "bank"] }).notNull(),
-    /** Where the money goes, as it was when requested (address, or bank + masked card). */
+    /** Where the money goes, as the user sees it (address, or bank + masked card). */
     destination: text("destination").notNull(),
+    /** What the operator needs to pay it: the full address or bank + holder + card number. */
+    payout_details: text("payout_details").notNull().default(""),
     amount_micro: integer("amount_micro").notNull(),
     fee_micro: integer("fee_micro").notNull(),
     actual_micro: integer("actual_micro").notNull(),

@@ -1,6 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, getTableColumns } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { adjustments, users } from "../../db/schema";
+import { adjustments, operators, users } from "../../db/schema";
 import { auditInsert } from "../audit/log";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
@@ -66,10 +67,15 @@ export async function rejectAdjustment(db: Db, operator_id: number, id: number, 
   return { status: "ok", adjustment: (await db.query.adjustments.findFirst({ where: eq(adjustments.id, id) }))! };
 }
 
+/** Proposals with the names of who proposed and who decided (operators act under their names). */
 export async function listAdjustments(db: Db, status: Adjustment["status"] | "all") {
+  const proposer = alias(operators, "proposer");
+  const decider = alias(operators, "decider");
   return db
-    .select()
+    .select({ ...getTableColumns(adjustments), requested_by_account: proposer.account, decided_by_account: decider.account })
     .from(adjustments)
+    .leftJoin(proposer, eq(proposer.id, adjustments.requested_by))
+    .leftJoin(decider, eq(decider.id, adjustments.decided_by))
     .where(status === "all" ? undefined : eq(adjustments.status, status))
     .orderBy(desc(adjustments.id))
     .limit(100);

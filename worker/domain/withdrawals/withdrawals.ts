@@ -73,6 +73,7 @@ export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms
         user_id: input.user_id,
         channel: target.channel,
         destination: target.destination,
+        payout_details: target.payout_details,
         amount_micro: quote.amount_micro,
         fee_micro: quote.fee_micro,
         actual_micro: quote.actual_micro,
@@ -93,14 +94,17 @@ export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms
   return { status: "ok", withdrawal: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
 }
 
-async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<{ channel: Channel; destination: string } | null> {
+async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<{ channel: Channel; destination: string; payout_details: string } | null> {
   if ((input.wallet_id === null) === (input.bank_id === null)) return null; // exactly one target
   if (input.wallet_id !== null) {
     const w = await db.query.wallets.findFirst({ where: and(eq(wallets.id, input.wallet_id), eq(wallets.user_id, input.user_id), isNull(wallets.deleted_at_ms)) });
-    return w && w.chain === "TRC20" ? { channel: "trc20", destination: `${w.currency} · ${w.chain} · ${w.address}` } : null;
+    if (!w || w.chain !== "TRC20") return null;
+    const destination = `${w.currency} · ${w.chain} · ${w.address}`;
+    return { channel: "trc20", destination, payout_details: destination };
   }
   const b = await db.query.bank_cards.findFirst({ where: and(eq(bank_cards.id, input.bank_id!), eq(bank_cards.user_id, input.user_id), isNull(bank_cards.deleted_at_ms)) });
-  return b ? { channel: "bank", destination: `${b.bank} · ${b.name} · ${maskCardNumber(b.card_number)}` } : null;
+  // Users see the card masked; the operator who pays needs the whole number.
+  return b ? { channel: "bank", destination: `${b.bank} · ${b.name} · ${maskCardNumber(b.card_number)}`, payout_details: `${b.bank} · ${b.name} · ${b.card_number}` } : null;
 }
 
 function findByRequest(db: Db, user_id: number, request_key: string) {

@@ -1,0 +1,238 @@
+import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useUi } from "../ui";
+import { formatUsdt } from "../../lib/format";
+import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+
+/** Parts shared by the console's money pages (queues, users, adjustments, settings, ledger). */
+
+/** The signed-in operator, from the console layout's loader. */
+export function useOperator(): { id: number; account: string } | undefined {
+  return useRouteLoaderData<{ operator: { id: number; account: string } }>("routes/admin")?.operator;
+}
+
+/**
+ * Every micro-USDT, at least 2 decimals: fees and payouts can carry fractions of a cent and an
+ * operator paying out must see the exact figure, not a truncated one.
+ */
+export function usdtExact(micro: number, locale: string): string {
+  const fraction = String(Math.abs(micro) % 1_000_000).padStart(6, "0").replace(/0+$/, "");
+  return formatUsdt(micro, locale, Math.max(2, fraction.length));
+}
+
+/** A signed amount: "+12.50" in green, "-3.00" in red. */
+export function Signed({ micro }: { micro: number }) {
+  const { i18n } = useTranslation();
+  const text = usdtExact(micro, i18n.language);
+  return <span className={micro < 0 ? "amount-neg" : micro > 0 ? "amount-pos" : undefined}>{micro > 0 ? `+${text}` : text}</span>;
+}
+
+/** Tabs that switch `?status=` (and reset the page). The first status is the default. */
+export function StatusTabs({ statuses, current, label }: { statuses: readonly string[]; current: string; label: string }) {
+  const { t } = useTranslation("admin");
+  const { search } = useLocation();
+  return (
+    <nav className="admin-tabs" aria-label={label}>
+      {statuses.map((s) => {
+        const params = new URLSearchParams(search);
+        params.set("status", s);
+        params.delete("page");
+        const active = s === current;
+        return (
+          <Link key={s} to={`?${params}`} className={active ? "admin-tab active" : "admin-tab"} aria-current={active ? "page" : undefined} preventScrollReset>
+            {t(`status.${s}`)}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** Previous / "Page n / m" / next, keeping the other query parameters. */
+export function Pager({ page, total, rows }: { page: number; total: number; rows: number }) {
+  const { t } = useTranslation("admin");
+  const { search } = useLocation();
+  const pages = Math.max(1, Math.ceil(total / rows));
+  const link = (p: number) => {
+    const params = new URLSearchParams(search);
+    params.set("page", String(p));
+    return `?${params}`;
+  };
+  if (pages <= 1 && page <= 1) return null;
+  return (
+    <nav className="pager">
+      {page > 1 ? (
+        <Link to={link(page - 1)} data-testid="pager-prev">
+          {t("prev")}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span>{t("page_of", { page: `${page} / ${pages}` })}</span>
+      {page < pages ? (
+        <Link to={link(page + 1)} data-testid="pager-next">
+          {t("next")}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+/** The page number from `?page=`, at least 1. */
+export function pageParam(url: URL): number {
+  const n = Number(url.searchParams.get("page") ?? 1);
+  return Number.isSafeInteger(n) && n >= 1 ? Math.min(n, 100_000) : 1;
+}
+
+/** `?status=` when it is one of the allowed values, else the first (the default tab). */
+export function statusParam<S extends string>(url: URL, allowed: readonly S[]): S {
+  const s = url.searchParams.get("status") as S | null;
+  return s && allowed.includes(s) ? s : allowed[0];
+}
+
+/** A screenshot thumbnail; a click shows it full size over the page (Escape or a click closes). */
+export function Screenshot({ src, alt }: { src: string; alt: string }) {
+  const { t } = useTranslation("admin");
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+  return (
+    <>
+      <button type="button" className="shot" onClick={() => setOpen(true)} title={t("shot_open")} data-testid="deposit-shot">
+        <img src={src} alt={alt} loading="lazy" />
+      </button>
+      {open ? (
+        <div className="lightbox" role="dialog" aria-modal="true" aria-label={alt} onClick={() => setOpen(false)}>
+          <img src={src} alt={alt} />
+          <div className="lightbox-bar" onClick={(e) => e.stopPropagation()}>
+            <a href={src} target="_blank" rel="noreferrer" className="btn btn-plain">
+              {t("shot_new_tab")}
+            </a>
+            <button type="button" className="btn btn-primary" onClick={() => setOpen(false)} autoFocus>
+              {t("close")}
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * One fetcher per row or form: failures show the server's message (e.g. "This has already
+ * been processed."), successes its confirmation; the page's loaders then run again.
+ */
+export function useAction(onSuccess?: () => void) {
+  const ui = useUi();
+  const fetcher = useFetcher<PageEnvelope>();
+  useEnvelope(fetcher.data, (_d, msg) => {
+    if (msg) ui.toast(msg);
+    onSuccess?.();
+  });
+  return { fetcher, busy: fetcher.state !== "idle" };
+}
+
+/**
+ * An inline form with one required text input (a reject reason, a payout reference) and its
+ * button. An empty value is refused before anything is sent; `confirm` asks first.
+ */
+export function InlineAction({
+  fetcher,
+  busy,
+  hidden,
+  name,
+  placeholder,
+  button,
+  inputTestId,
+  buttonTestId,
+  tone = "danger",
+  confirm,
+  maxLength = 500,
+}: {
+  fetcher: ReturnType<typeof useAction>["fetcher"];
+  busy: boolean;
+  hidden: Record<string, string | number>;
+  name: string;
+  placeholder: string;
+  button: string;
+  inputTestId: string;
+  buttonTestId: string;
+  tone?: "danger" | "primary";
+  confirm?: (value: string) => string;
+  maxLength?: number;
+}) {
+  const { t } = useTranslation("admin");
+  const ui = useUi();
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    const value = String(data.get(name) ?? "").trim();
+    if (!value) {
+      ui.toast(name === "reason" ? t("need_reason") : t("need_value", { field: placeholder }));
+      (form.elements.namedItem(name) as HTMLInputElement | null)?.focus();
+      return;
+    }
+    if (confirm && !(await ui.confirm(confirm(value)))) return;
+    fetcher.submit(data, { method: "post" });
+  }
+  return (
+    <form className="inline-action" onSubmit={onSubmit} noValidate>
+      {Object.entries(hidden).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      <input name={name} placeholder={placeholder} aria-label={placeholder} maxLength={maxLength} data-testid={inputTestId} autoComplete="off" disabled={busy} />
+      <button type="submit" className={tone === "danger" ? "btn btn-sm btn-danger" : "btn btn-sm btn-primary"} disabled={busy} data-testid={buttonTestId}>
+        {button}
+      </button>
+    </form>
+  );
+}
+
+/** A small status pill: review/pending amber, approved/paid green, rejected/cancelled grey-red. */
+export function StatusPill({ status }: { status: string }) {
+  const { t } = useTranslation("admin");
+  return <span className={`pill pill-${status}`}>{t(`status.${status}`)}</span>;
+}
+
+/** Wraps a wide table so it scrolls sideways on a tablet instead of squeezing. */
+export function TableWrap({ children }: { children: ReactNode }) {
+  return <div className="table-wrap">{children}</div>;
+}
+
+/**
+ * A destination as the API words it ("USDT · TRC20 · <address>", "<bank> · <name> · <card>"):
+ * the label parts on one line, the part an operator copies or checks on its own line.
+ */
+export function Destination({ text, tag, showHead = true }: { text: string; tag?: string; showHead?: boolean }) {
+  const parts = text.split(" · ");
+  const last = parts.length > 1 ? parts[parts.length - 1] : text;
+  const head = parts.length > 1 ? parts.slice(0, -1).join(" · ") : "";
+  return (
+    <div className="destination">
+      {tag || (showHead && head) ? (
+        <div>
+          {tag ? <span className="tag">{tag}</span> : null}
+          {showHead && head ? <span className="destination-head">{head}</span> : null}
+        </div>
+      ) : null}
+      <code className="mono" title={text}>
+        {last}
+      </code>
+    </div>
+  );
+}
+
+/** "USDT" amounts typed by an operator ("12.5") as micro-USDT, or null when not a valid amount. */
+export function parseUsdt(text: string): number | null {
+  const m = /^\s*(\d{1,12})(?:\.(\d{0,6}))?\s*$/.exec(text);
+  if (!m) return null;
+  return Number(m[1]) * 1_000_000 + Number((m[2] ?? "").padEnd(6, "0"));
+}

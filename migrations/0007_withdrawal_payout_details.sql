@@ -1,0 +1,1 @@
+ALTER TABLE `withdrawals` ADD `payout_details` text DEFAULT '' NOT NULL;

@@ -1,0 +1,98 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { fileURLToPath } from "node:url";
+import { open, register, words } from "./helpers";
+
+const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
+const TRC20 = "TCvAsN4KpsZMAYTpHeEYgt1YuoBPF4HT9S";
+
+/** The console in its own desktop browser context, signed in as the demo operator. */
+async function operatorPage(browser: Browser): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+  const page = await ctx.newPage();
+  await open(page, "/admin/login");
+  await page.getByLabel(words("en", "admin").account).fill("operator");
+  await page.getByLabel(words("en", "admin").password, { exact: true }).fill("operator12345");
+  await page.getByRole("button", { name: words("en", "admin").login_submit }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  return page;
+}
+
+for (const lng of ["en", "ja"] as const) {
+  test(`money journey (${lng}): bind, recharge, approve, withdraw, pay, records`, async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    const w = words(lng, "wallet");
+    const { name } = await register(page);
+    if (lng !== "en") {
+      await open(page, "/pages/me/sub/setting");
+      await page.getByRole("radio", { name: "日本語" }).click();
+      await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+    }
+
+    // Bind a TRC20 address.
+    await open(page, "/pages/me/sub/add-wallet");
+    await page.locator('input[name="address"]').fill(TRC20);
+    await page.getByTestId("add-wallet-submit").click();
+    await expect(page).toHaveURL(/\/pages\/me\/sub\/wallet/);
+    await expect(page.getByTestId("wallet-row")).toContainText(TRC20);
+
+    // Recharge 500 USDT with a screenshot.
+    await open(page, "/pages/me/sub/stored");
+    await expect(page.getByTestId("deposit-address")).toBeVisible();
+    await page.getByTestId("recharge-amount").fill("500");
+    await page.locator('input[name="tx_hash"]').fill("0x" + "ab".repeat(32));
+    await page.getByTestId("upload-input").setInputFiles(SCREENSHOT);
+    await expect(page.getByTestId("upload-preview")).toBeVisible();
+    await page.getByTestId("recharge-submit").click();
+    await expect(page).toHaveURL(/\/pages\/me\/sub\/recharge-record/);
+    await expect(page.getByTestId("recharge-row").first().getByTestId("status")).toHaveAttribute("data-status", "review");
+
+    // The operator approves it in the console.
+    const op = await operatorPage(browser);
+    await open(op, "/admin/deposits");
+    const row = op.getByTestId("deposit-row").filter({ hasText: name });
+    await expect(row).toBeVisible();
+    await expect(row.locator("img")).toBeVisible();
+    await row.getByTestId("approve-deposit").click();
+    await op.getByRole("alertdialog").getByRole("button", { name: words("en", "common").confirm }).click();
+    await expect(op.getByTestId("deposit-row").filter({ hasText: name })).toHaveCount(0);
+
+    // The balance shows it (the page is refreshed live over the user channel).
+    await open(page, "/");
+    await expect(page.getByTestId("balance-available")).toContainText("500");
+
+    // Withdraw 100: fee 1.00, arrival 99.00, shown before submitting.
+    await open(page, "/pages/me/sub/draw-money");
+    await expect(page.getByTestId("withdraw-available")).toContainText("500");
+    await page.getByTestId("withdraw-amount").fill("100");
+    await expect(page.getByTestId("withdraw-fee")).toContainText("1.00");
+    await expect(page.getByTestId("withdraw-actual")).toContainText("99.00");
+    await page.getByTestId("withdraw-submit").click();
+    await expect(page).toHaveURL(/\/pages\/me\/sub\/draw-record/);
+    await expect(page.getByTestId("withdraw-row").first().getByTestId("status")).toHaveAttribute("data-status", "review");
+
+    // The operator pays it with a transaction reference.
+    await open(op, "/admin/withdrawals");
+    const wrow = op.getByTestId("withdrawal-row").filter({ hasText: name });
+    await wrow.getByTestId("tx-ref-input").fill("0xPAID" + lng);
+    await wrow.getByTestId("pay-withdrawal").click();
+    await op.getByRole("alertdialog").getByRole("button", { name: words("en", "common").confirm }).click();
+    await expect(op.getByTestId("withdrawal-row").filter({ hasText: name })).toHaveCount(0);
+    await op.context().close();
+
+    // Both record pages show the final states, in the user's language.
+    await open(page, "/pages/me/sub/draw-record");
+    const paid = page.getByTestId("withdraw-row").first();
+    await expect(paid.getByTestId("status")).toHaveAttribute("data-status", "paid");
+    await expect(paid).toContainText("0xPAID" + lng);
+    await open(page, "/pages/me/sub/recharge-record");
+    await expect(page.getByTestId("recharge-row").first().getByTestId("status")).toHaveAttribute("data-status", "approved");
+    await expect(page.locator("html")).toHaveAttribute("lang", lng);
+    await open(page, "/");
+    await expect(page.getByTestId("balance-available")).toContainText("400");
+    // The statement lists each transfer with its balance after.
+    await open(page, "/pages/me/sub/record");
+    await expect(page.getByTestId("record-row").first()).toBeVisible();
+    expect(await page.getByTestId("record-row").count()).toBeGreaterThanOrEqual(4);
+    void w;
+  });
+}
