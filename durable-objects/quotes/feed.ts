@@ -29,18 +29,19 @@ export function seedOf(text: string): number {
 export type SimState = { rng: number; price_e8: number; last_ts_ms: number };
 
 /**
- * A geometric random walk with per-second volatility `sigma` and occasional bursts, rounded
+ * A geometric random walk with per-second volatility `sigma` (0.0001 ≈ 3 % a day, about what
+ * BTC does) and occasional bursts, rounded
  * to the symbol's tick size, so charts move like a market. Prices stay within [floor, ∞).
  */
 export class SimulatedFeed {
   constructor(
     readonly symbol: string,
     private state: SimState,
-    private readonly opts: { sigma: number; tick_size_e8: number; floor_e8: number } = { sigma: 0.0006, tick_size_e8: 1_000_000, floor_e8: 1_000_000 },
+    private readonly opts: { sigma: number; tick_size_e8: number; floor_e8: number } = { sigma: 0.0001, tick_size_e8: 1_000_000, floor_e8: 1_000_000 },
   ) {}
 
   static start(symbol: string, price_e8: number, ts_ms: number, tick_size_e8 = 1_000_000): SimulatedFeed {
-    return new SimulatedFeed(symbol, { rng: seedOf(symbol), price_e8, last_ts_ms: ts_ms }, { sigma: 0.0006, tick_size_e8, floor_e8: tick_size_e8 });
+    return new SimulatedFeed(symbol, { rng: seedOf(symbol), price_e8, last_ts_ms: ts_ms }, { sigma: 0.0001, tick_size_e8, floor_e8: tick_size_e8 });
   }
 
   get snapshot(): SimState {

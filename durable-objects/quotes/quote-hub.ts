@@ -119,7 +119,7 @@ export class QuoteHub extends DurableObject<Env> {
     if (!this.sim) {
       const state = this.meta<SimState>("sim");
       const c = this.config!;
-      this.sim = state ? new SimulatedFeed(c.symbol, state, { sigma: 0.0006, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 }) : SimulatedFeed.start(c.symbol, c.start_price_e8, Date.now() - TICK_MS, c.tick_size_e8);
+      this.sim = state ? new SimulatedFeed(c.symbol, state, { sigma: 0.0001, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 }) : SimulatedFeed.start(c.symbol, c.start_price_e8, Date.now() - TICK_MS, c.tick_size_e8);
     }
     return this.sim;
   }
@@ -136,7 +136,7 @@ export class QuoteHub extends DurableObject<Env> {
       candle = next;
     }
     if (candle) this.saveCandle(candle);
-    this.sim = new SimulatedFeed(c.symbol, { ...feed.snapshot, last_ts_ms: now - MINUTE_MS }, { sigma: 0.0006, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 });
+    this.sim = new SimulatedFeed(c.symbol, { ...feed.snapshot, last_ts_ms: now - MINUTE_MS }, { sigma: 0.0001, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 });
     this.setMeta("sim", this.sim.snapshot);
   }
 

@@ -3,9 +3,9 @@
  * end to end inside workerd, next to a request that does no hashing at all.
  */
 import { KDF_PARAMS, hashPassword, verifyPassword } from "../../worker/domain/identity/password";
-import { ms, postJson, summarize, table, timed, timedRequest, type Server, type Stats, type TimedResponse } from "./lib";
+import { ms, postJson, summarize, table, timed, timedRequest, type Row, type Server, type TimedResponse } from "./lib";
 
-export type Row = { name: string; stats: Stats; errors: number; note?: string };
+export type { Row } from "./lib";
 
 const DEMO = { account: "demo", password: "demo12345" } as const;
 

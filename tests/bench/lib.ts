@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { cpus, loadavg } from "node:os";
+import { bin, quietEnv } from "../../scripts/lib";
 
 // ---------------------------------------------------------------- statistics
 
@@ -61,9 +62,103 @@ export async function withTimeout<T>(what: string, limit_ms: number, promise: Pr
   }
 }
 
+/** One line of a result table, kept for the final summary. */
+export type Row = {
+  name: string;
+  stats: Stats;
+  errors: number;
+  note?: string;
+  /**
+   * Whether errors on this row make `npm run bench` exit non-zero (default true). Rows whose
+   * errors are compared against a target (the trade benches) print PASS/FAIL instead.
+   */
+  gate?: boolean;
+};
+
+/** A bench group's result: timing rows plus verdict lines (target checks) for the summary. */
+export type GroupResult = { rows: Row[]; verdicts: string[] };
+
+export function statsTable(rows: Row[]): string {
+  return table(
+    ["", "n", "p50", "p95", "p99", "mean", "min", "max", "errors"],
+    rows.map((r) => [r.name, String(r.stats.n), ms(r.stats.p50), ms(r.stats.p95), ms(r.stats.p99), ms(r.stats.mean), ms(r.stats.min), ms(r.stats.max), String(r.errors)]),
+  );
+}
+
+/** "PASS"/"FAIL" with what was measured against what was wanted. */
+export function verdict(ok: boolean, what: string): string {
+  return `${ok ? "PASS" : "FAIL"}  ${what}`;
+}
+
+/** The machine's load, printed with the figures: other work on a 2-core box shows up in them. */
+export function loadLine(): string {
+  const [a, b, c] = loadavg();
+  const n = cpus().length;
+  const busy = a > n * 0.75 ? "  (busy: figures will be noisy)" : "";
+  return `load average ${a.toFixed(2)} ${b.toFixed(2)} ${c.toFixed(2)} on ${n} cores${busy}`;
+}
+
+export const sleep = (ms_: number) => new Promise<void>((r) => setTimeout(r, ms_));
+
+/** Runs `fn` over `items` with at most `concurrency` at a time; results in input order. */
+export async function pool<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return out;
+}
+
+/**
+ * `concurrency` closed loops (each sends its next request when the previous one answered) for
+ * `duration_ms`; no loop starts a request after the deadline, and the ones in flight are
+ * awaited. Returns every latency, the error reasons and the wall time until the last answer.
+ */
+export async function closedLoop(
+  concurrency: number,
+  duration_ms: number,
+  send: (worker: number, n: number) => Promise<TimedResponse>,
+): Promise<{ ms: number[]; ok: number; errors: Map<string, number>; elapsed_ms: number }> {
+  const times: number[] = [];
+  const errors = new Map<string, number>();
+  let ok = 0;
+  const start = performance.now();
+  const deadline = start + duration_ms;
+  const loop = async (w: number) => {
+    for (let n = 0; performance.now() < deadline; n++) {
+      try {
+        const r = await send(w, n);
+        times.push(r.ms);
+        if (r.status === 200 && r.body?.code === 1) ok++;
+        else {
+          const reason = `HTTP ${r.status} ${(r.body?.data as { error?: string } | null)?.error ?? ""} ${r.body?.msg ?? `(no envelope) ${r.text ?? ""}`}`.replace(/\s+/g, " ").trim();
+          errors.set(reason, (errors.get(reason) ?? 0) + 1);
+        }
+      } catch (err) {
+        const reason = `network: ${String((err as Error)?.cause ?? err).slice(0, 120)}`;
+        errors.set(reason, (errors.get(reason) ?? 0) + 1);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => loop(w)));
+  return { ms: times, ok, errors, elapsed_ms: performance.now() - start };
+}
+
 // ---------------------------------------------------------------- server
 
-export type Server = { baseUrl: string; pid: number; stop: () => Promise<void> };
+/**
+ * `restarts()`: how many times wrangler reloaded the Worker since it was ready. It watches the
+ * sources it bundled, wrangler.toml and public/, so someone else editing or rebuilding the tree
+ * restarts it mid-bench (requests in flight answer 503 "Your worker restarted mid-request",
+ * WebSockets drop); the benches report it next to their figures.
+ */
+export type Server = { baseUrl: string; pid: number; stop: () => Promise<void>; restarts: () => number };
 
 const HOST = "127.0.0.1";
 
@@ -83,11 +178,64 @@ export async function stopAllServers(): Promise<void> {
  * workerd as a grandchild, and signalling the group stops both, without touching any other
  * wrangler the developer has running.
  */
+/** Ports the benches may use (8787-8799 belong to dev, e2e and other engineers' servers). */
+export const BENCH_PORTS = [8780, 8781, 8782, 8783, 8784, 8785] as const;
+
+/** The first free port of `candidates` (BENCH_PORT, when set, is the only candidate). */
+export async function freePort(candidates: readonly number[] = BENCH_PORTS): Promise<number> {
+  const wanted = process.env.BENCH_PORT ? [Number(process.env.BENCH_PORT)] : candidates;
+  for (const port of wanted) {
+    try {
+      await assertPortFree(port);
+      return port;
+    } catch {
+      // taken: try the next one
+    }
+  }
+  throw new Error(`no free port among ${wanted.join(", ")} on ${HOST}`);
+}
+
+/** The Remix build is the same for every state directory: once per bench run is enough. */
+let built = false;
+
+/**
+ * A fresh state directory: remix build (once per run), D1 migrations and the demo seed, the
+ * same steps as scripts/lib.ts `prepare`. `build: false` skips the build even the first time
+ * (when the caller knows build/ is current).
+ */
+export async function prepareState(stateDir: string, opts: { build?: boolean } = {}): Promise<void> {
+  rmSync(stateDir, { recursive: true, force: true });
+  if (opts.build !== false && !built) {
+    await runQuiet(bin("remix"), ["build"]);
+    built = true;
+  }
+  await runQuiet(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  await runQuiet(bin("tsx"), ["scripts/seed.ts", "--persist-to", stateDir]);
+}
+
+/** Runs a command with its output kept back, shown only when it fails (the figures stay readable). */
+function runQuiet(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: quietEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    child.stdout!.on("data", (b: Buffer) => out.push(b));
+    child.stderr!.on("data", (b: Buffer) => out.push(b));
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (code === 0) return resolve();
+      console.error(Buffer.concat(out).toString().split("\n").slice(-40).join("\n"));
+      reject(new Error(`${cmd} ${args.join(" ")} exited with ${code ?? signal}`));
+    });
+  });
+}
+
 export async function startServer(opts: {
   port: number;
   stateDir: string;
   /** Skip the Remix build + migrations + seed (state dir kept as is). Default false. */
   skipPrepare?: boolean;
+  /** Another entry than wrangler.toml's `main` (a bench-only Worker on the same bindings). */
+  entry?: string;
   ready_timeout_ms?: number;
 }): Promise<Server> {
   const { port, stateDir } = opts;
@@ -95,14 +243,11 @@ export async function startServer(opts: {
   // Checked before anything else: if another server holds the port we would measure that one.
   await assertPortFree(port);
 
-  if (!opts.skipPrepare) {
-    rmSync(stateDir, { recursive: true, force: true });
-    await prepare(stateDir);
-  }
+  if (!opts.skipPrepare) await prepareState(stateDir);
 
   const child = spawn(
     bin("wrangler"),
-    ["dev", "--ip", HOST, "--port", String(port), "--persist-to", stateDir, "--var", "APP_ENV:local"],
+    ["dev", ...(opts.entry ? [opts.entry] : []), "--ip", HOST, "--port", String(port), "--persist-to", stateDir, "--var", "APP_ENV:local"],
     { env: quietEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   if (child.pid === undefined) throw new Error("wrangler dev: could not spawn");
@@ -112,19 +257,24 @@ export async function startServer(opts: {
   // its request log would otherwise drown the figures. Reading the pipes also keeps them
   // from filling up and blocking the child.
   const tail: string[] = [];
+  let reloads = 0;
+  let readyReloads = 0;
   const keep = (chunk: Buffer) => {
-    tail.push(...chunk.toString().split("\n").filter(Boolean));
+    const text = chunk.toString();
+    reloads += text.split("Reloading local server").length - 1;
+    tail.push(...text.split("\n").filter(Boolean));
     if (tail.length > 60) tail.splice(0, tail.length - 60);
   };
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
-  const server: Server = { baseUrl, pid, stop: () => stopGroup(child, exited, () => running.delete(server)) };
+  const server: Server = { baseUrl, pid, stop: () => stopGroup(child, exited, () => running.delete(server)), restarts: () => reloads - readyReloads };
   running.add(server);
 
   try {
     await waitForHealth(baseUrl, child, opts.ready_timeout_ms ?? 60_000);
+    readyReloads = reloads;
   } catch (err) {
     console.error(`--- last lines of wrangler dev output ---\n${tail.join("\n")}\n---`);
     await server.stop();
@@ -190,7 +340,8 @@ function assertPortFree(port: number): Promise<void> {
 
 export type Envelope = { code: 0 | 1; msg: string; data: unknown };
 
-export type TimedResponse = { ms: number; status: number; body: Envelope | null };
+/** `text`: the start of a body that is not a JSON envelope (an error page, a proxy message). */
+export type TimedResponse = { ms: number; status: number; body: Envelope | null; text?: string };
 
 /** One request, timed from send to the fully read body (what a client waits for). */
 export async function timedRequest(url: string, init: RequestInit = {}): Promise<TimedResponse> {
@@ -202,11 +353,17 @@ export async function timedRequest(url: string, init: RequestInit = {}): Promise
   try {
     body = JSON.parse(text) as Envelope;
   } catch {
-    body = null;
+    return { ms: elapsed, status: res.status, body: null, text: text.slice(0, 160) };
   }
   return { ms: elapsed, status: res.status, body };
 }
 
-export function postJson(url: string, data: unknown) {
-  return timedRequest(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(data) });
+export function postJson(url: string, data: unknown, headers: Record<string, string> = {}) {
+  return timedRequest(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(data) });
+}
+
+/** `data` of a `{code: 1}` answer, or an error naming the request and what came back. */
+export function dataOf<T>(what: string, r: TimedResponse): T {
+  if (r.status !== 200 || r.body?.code !== 1) throw new Error(`${what}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data as T;
 }

@@ -1,52 +1,53 @@
 /**
- * `npm run bench`: measures on this machine, in one run, and prints the figures.
+ * `npm run bench [-- <group>...]`: measures on this machine, in one run, and prints the figures.
  *
- *   1. one argon2id hash / verify in Node (the project's own password.ts);
- *   2. one login request end to end in workerd (`wrangler dev` on a fresh seeded state),
- *      next to /api/health as a no-hash baseline.
+ * Groups, in this order (all of them without an argument; `npm run bench -- trades` runs one):
+ *   identity  1. one argon2id hash / verify in Node (the project's own password.ts);
+ *             2. one login request end to end in workerd (`wrangler dev` on a fresh seeded
+ *                state), next to /api/health as a no-hash baseline.
+ *   trades    3. tick fan-out to 1,000 WebSocket clients;
+ *             4. place-order latency/throughput with 200 users, next to /api/health;
+ *             5. 10,000 orders due in the same second: settlement time, exactly-once, ledger.
  *
- * Env: BENCH_PORT (default 8797; 8787 and 8799 belong to dev and e2e), BENCH_STATE_DIR.
- * The whole run is bounded (RUN_LIMIT_MS) and the server is stopped on every way out.
+ * Env: BENCH_PORT (default: the first free of 8780-8785; 8787-8799 belong to dev, e2e and other
+ * servers), BENCH_STATE_DIR (default .wrangler/bench; the trade groups use sub-directories).
+ * Every group is bounded in time, and every server is stopped on every way out.
  */
-import { benchLoginRequests, benchPasswordHash, type Row } from "./identity";
-import { ms, startServer, stopAllServers, table, withTimeout, type Server } from "./lib";
+import { cpSync, rmSync } from "node:fs";
+import { benchLoginRequests, benchPasswordHash } from "./identity";
+import { freePort, loadLine, prepareState, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server } from "./lib";
+import { benchPlaceOrders, benchSettlementBurst, benchTickFanout } from "./trades";
 
-const PORT = Number(process.env.BENCH_PORT ?? 8797);
 const STATE_DIR = process.env.BENCH_STATE_DIR ?? ".wrangler/bench";
-/** Under the 3-minute budget; a build + migrate + seed + server start is ~30-60 s of it. */
-const RUN_LIMIT_MS = 170_000;
+
+type Group = { name: string; limit_ms: number; run: () => Promise<GroupResult> };
+
+const GROUPS: Group[] = [
+  { name: "identity", limit_ms: 170_000, run: identityGroup },
+  { name: "trades", limit_ms: 420_000, run: tradesGroup },
+];
 
 // The wrangler child runs in its own process group, so Ctrl-C in the terminal does not reach
 // it: stop it here before leaving.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    console.error(`\n${signal}: stopping the bench server`);
+    console.error(`\n${signal}: stopping the bench servers`);
     void stopAllServers().finally(() => {
-      console.error("bench server stopped");
+      console.error("bench servers stopped");
       process.exit(130);
     });
   });
 }
 
-// Hard stop: whatever hangs, the run ends within the budget and takes its server with it.
-const hardStop = setTimeout(() => {
-  console.error(`\nbench: exceeded ${RUN_LIMIT_MS / 1000} s, giving up`);
-  void stopAllServers().finally(() => process.exit(1));
-}, RUN_LIMIT_MS);
-hardStop.unref();
-
-async function main(): Promise<Row[]> {
-  const started = performance.now();
+async function identityGroup(): Promise<GroupResult> {
   const rows: Row[] = [];
-  console.log(`bench: node ${process.version}, ${process.platform}/${process.arch}`);
-
   rows.push(...(await withTimeout("password hash bench", 30_000, benchPasswordHash(10))));
-
-  console.log(`\n== preparing ${STATE_DIR} (remix build, D1 migrations, demo seed) and starting wrangler dev on 127.0.0.1:${PORT}`);
+  const port = await freePort();
+  console.log(`\n== preparing ${STATE_DIR} (remix build, D1 migrations, demo seed) and starting wrangler dev on 127.0.0.1:${port}`);
   let server: Server | undefined;
   try {
     const t0 = performance.now();
-    server = await withTimeout("server start", 120_000, startServer({ port: PORT, stateDir: STATE_DIR }));
+    server = await withTimeout("server start", 120_000, startServer({ port, stateDir: STATE_DIR }));
     console.log(`server ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (wrangler pid ${server.pid})`);
     rows.push(...(await withTimeout("login bench", 60_000, benchLoginRequests(server, { logins: 50, health: 200, failures: 4 }))));
   } finally {
@@ -54,46 +55,101 @@ async function main(): Promise<Row[]> {
     await stopAllServers();
     if (server) console.log(`\nwrangler dev (pid ${server.pid}) stopped`);
   }
-  console.log(`total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return rows;
-}
-
-function printSummary(rows: Row[]) {
-  console.log("\n== summary (ms)");
-  console.log(
-    table(
-      ["", "n", "p50", "p95", "p99", "mean", "min", "max", "errors"],
-      rows.map((r) => [
-        r.name,
-        String(r.stats.n),
-        ms(r.stats.p50),
-        ms(r.stats.p95),
-        ms(r.stats.p99),
-        ms(r.stats.mean),
-        ms(r.stats.min),
-        ms(r.stats.max),
-        String(r.errors),
-      ]),
-    ),
-  );
+  const verdicts: string[] = [];
   const find = (name: string) => rows.find((r) => r.name === name);
   const login = find("POST /api/user/login (ok)");
   const health = find("GET /api/health");
   const verify = find("verifyPassword (Node)");
-  if (login && health) {
-    console.log(`login/health ratio: p50 ${(login.stats.p50 / health.stats.p50).toFixed(1)}x, mean ${(login.stats.mean / health.stats.mean).toFixed(1)}x`);
+  if (login && health) verdicts.push(`login/health ratio: p50 ${(login.stats.p50 / health.stats.p50).toFixed(1)}x, mean ${(login.stats.mean / health.stats.mean).toFixed(1)}x`);
+  if (login && verify) verdicts.push(`login p50 in workerd vs one verify p50 in Node: ${ms(login.stats.p50)} ms vs ${ms(verify.stats.p50)} ms`);
+  verdicts.push("note: hashPassword/verifyPassword are pure JS (@noble/hashes argon2id); the same code runs in workerd (V8).");
+  return { rows, verdicts };
+}
+
+/**
+ * One fresh state for the fan-out and the order benches (one server), and a copy of the same
+ * fresh state, taken before that server touches it, for the settlement burst (its own server,
+ * started only after its orders exist).
+ */
+async function tradesGroup(): Promise<GroupResult> {
+  const liveDir = `${STATE_DIR}-trades`;
+  const burstDir = `${STATE_DIR}-burst`;
+  const out: GroupResult = { rows: [], verdicts: [] };
+  console.log(`\n== preparing ${liveDir} (remix build once per run, D1 migrations, demo seed)`);
+  await withTimeout("prepare", 150_000, prepareState(liveDir));
+  rmSync(burstDir, { recursive: true, force: true });
+  cpSync(liveDir, burstDir, { recursive: true });
+
+  const port = await freePort();
+  let server: Server | undefined;
+  try {
+    const t0 = performance.now();
+    server = await withTimeout("server start", 90_000, startServer({ port, stateDir: liveDir, skipPrepare: true }));
+    console.log(`wrangler dev ready on ${server.baseUrl} in ${((performance.now() - t0) / 1000).toFixed(1)} s (pid ${server.pid}); ${loadLine()}`);
+    const fan = await withTimeout("tick fan-out bench", 90_000, benchTickFanout(server, { clients: 1000, batch: 100, window_ms: 20_000 }));
+    out.rows.push(...fan.rows);
+    out.verdicts.push(...fan.verdicts);
+    console.log(loadLine());
+    const orders = await withTimeout("place-order bench", 180_000, benchPlaceOrders(server, { users: 200, duration_ms: 20_000, setupConcurrency: 8 }));
+    out.rows.push(...orders.rows);
+    out.verdicts.push(...orders.verdicts);
+  } finally {
+    await stopAllServers();
+    if (server) console.log(`\nwrangler dev (pid ${server.pid}) stopped`);
   }
-  if (login && verify) {
-    console.log(`login p50 in workerd vs one verify p50 in Node: ${ms(login.stats.p50)} ms vs ${ms(verify.stats.p50)} ms`);
+
+  console.log(loadLine());
+  const burst = await withTimeout("settlement burst bench", 260_000, benchSettlementBurst({ port: await freePort(), stateDir: burstDir, users: 100, perUser: 100, lead_ms: Number(process.env.BENCH_BURST_LEAD_S ?? 45) * 1000 }));
+  out.verdicts.push(...burst.verdicts);
+  return out;
+}
+
+function printSummary(results: { group: string; result: GroupResult }[]) {
+  const rows = results.flatMap((r) => r.result.rows);
+  console.log("\n== summary (ms)");
+  if (rows.length) console.log(statsTable(rows));
+  for (const { group, result } of results) {
+    if (!result.verdicts.length) continue;
+    console.log(`-- ${group}`);
+    for (const line of result.verdicts) console.log(line);
   }
-  console.log("note: hashPassword/verifyPassword are pure JS (@noble/hashes argon2id); the same code runs in workerd (V8).");
+}
+
+async function main() {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+  const unknown = wanted.filter((w) => !GROUPS.some((g) => g.name === w));
+  if (unknown.length) throw new Error(`unknown bench group ${unknown.join(", ")}; known: ${GROUPS.map((g) => g.name).join(", ")}`);
+  const groups = GROUPS.filter((g) => wanted.length === 0 || wanted.includes(g.name));
+
+  // Hard stop: whatever hangs, the run ends within the budget and takes its servers with it.
+  const limit = groups.reduce((s, g) => s + g.limit_ms, 0) + 10_000;
+  const hardStop = setTimeout(() => {
+    console.error(`\nbench: exceeded ${limit / 1000} s, giving up`);
+    void stopAllServers().finally(() => process.exit(1));
+  }, limit);
+  hardStop.unref();
+
+  const started = performance.now();
+  console.log(`bench: node ${process.version}, ${process.platform}/${process.arch}; groups: ${groups.map((g) => g.name).join(", ")}`);
+  console.log(`bench: ${loadLine()}`);
+  const results: { group: string; result: GroupResult }[] = [];
+  for (const g of groups) {
+    const t0 = performance.now();
+    console.log(`\n######## ${g.name}`);
+    results.push({ group: g.name, result: await withTimeout(`${g.name} benches`, g.limit_ms, g.run()) });
+    console.log(`${g.name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  printSummary(results);
+  console.log(`bench: ${loadLine()}`);
+  console.log(`total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return results;
 }
 
 try {
-  const rows = await main();
-  printSummary(rows);
-  // Figures with failed requests in them are not the figures asked for: fail the run.
-  if (rows.some((r) => r.errors > 0)) {
+  const results = await main();
+  // Figures with failed requests in them are not the figures asked for: fail the run. Rows
+  // measured against a target (gate: false) print PASS/FAIL instead of failing the run.
+  if (results.some((r) => r.result.rows.some((row) => row.gate !== false && row.errors > 0))) {
     console.error("bench: some requests did not answer as expected (see errors column)");
     process.exitCode = 1;
   }
@@ -101,4 +157,7 @@ try {
   console.error("bench failed:", err);
   await stopAllServers();
   process.exitCode = 1;
+} finally {
+  // Open sockets (WebSocket clients, keep-alive connections) must not keep the process alive.
+  setTimeout(() => process.exit(), 2_000).unref();
 }

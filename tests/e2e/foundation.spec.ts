@@ -137,7 +137,7 @@ test("tabs: the current tab does not navigate, back refreshes the previous page,
 
   await tabs(page).getByRole("link", { name: en_common.tabs.markets }).click();
   await expect(page).toHaveURL(/\/pages\/invest\/index$/);
-  await expect(page.getByText(en_common.no_data)).toBeVisible();
+  await expect(page.getByTestId("product-row").first()).toBeVisible();
   await expect(tabs(page).getByRole("link", { name: en_common.tabs.markets })).toHaveAttribute("aria-current", "page");
 
   await tabs(page).getByRole("link", { name: en_common.tabs.accounts }).click();
@@ -147,6 +147,10 @@ test("tabs: the current tab does not navigate, back refreshes the previous page,
   await page.getByRole("button", { name: en_common.back }).click();
   await refreshed;
   await expect(page).toHaveURL(/\/pages\/me\/index$/);
+
+  // A new user's lists are empty, and say so.
+  await open(page, "/pages/me/sub/draw-record");
+  await expect(page.getByText(en_common.no_data)).toBeVisible();
 });
 
 test("the console: operator login, audit log, logout", async ({ page }) => {

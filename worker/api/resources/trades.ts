@@ -66,6 +66,7 @@ export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; rol
     settlement_price: o.settlement_price_e8 === null ? null : formatPriceE8(o.settlement_price_e8),
     settlement_ts: o.settlement_tick_ts_ms,
     payout: o.payout_micro === null ? null : usdtExact(o.payout_micro),
+    payout_micro: o.payout_micro,
     profit: gain === null ? null : usdtExact(gain),
     profit_micro: gain,
     status: o.status,
@@ -75,6 +76,12 @@ export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; rol
     settled_at: o.settled_at_ms,
     ticks: ticks.map((t) => ({ ts: t.ts_ms, price: formatPriceE8(t.price_e8), role: t.role, used: t.role !== "context" })),
   };
+}
+
+/** Lists leave the tick audit out: it belongs to the detail. */
+function listOut(o: Order) {
+  const { ticks: _ticks, ...rest } = orderOut(o);
+  return rest;
 }
 
 const AddOrder = z.object({
@@ -100,7 +107,7 @@ export const marketsApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/product", async (c) => {
     const { id: product_id } = read(c, z.object({ id: id() }));
     const p = await getProduct(c.get("db"), product_id);
-    if (!p || p.enabled !== 1) throw new ApiError("errors.not_found", 404);
+    if (!p || p.enabled !== 1) throw new ApiError("errors.product_unknown", 404);
     return ok(c, await productOut(c.env, p));
   })
   .on(["GET", "POST"], "/candles", async (c) => {
@@ -136,8 +143,9 @@ export const orderApi = new Hono<AppEnv>()
     // What the confirmation sheet shows before the user commits: fee, income, break-even.
     const body = read(c, z.object({ product_id: id(), amount: amount(), seconds: int({ min: 1, max: 86_400 }) }));
     const p = await getProduct(c.get("db"), body.product_id);
-    const d = p?.durations.find((x) => x.seconds === body.seconds);
-    if (!p || !d) throw new ApiError("errors.not_found", 404);
+    if (!p || p.enabled !== 1) throw new ApiError("errors.product_unknown", 404);
+    const d = p.durations.find((x) => x.seconds === body.seconds);
+    if (!d) throw new ApiError("errors.duration_unknown");
     const fee = orderFee(body.amount, p.fee_rate_bp);
     return ok(c, {
       amount: usdt(body.amount),
@@ -150,12 +158,12 @@ export const orderApi = new Hono<AppEnv>()
   .post("/hold", async (c) => {
     const page = read(c, z.object(pagination));
     const { items, total } = await listUserOrders(c.get("db"), c.get("user").id, "open", page);
-    return ok(c, { items: items.map((o) => orderOut(o)), total, server_time: Date.now() });
+    return ok(c, { items: items.map((o) => listOut(o)), total, server_time: Date.now() });
   })
   .post("/orderlist", async (c) => {
     const page = read(c, z.object(pagination));
     const { items, total } = await listUserOrders(c.get("db"), c.get("user").id, "settled", page);
-    return ok(c, { items: items.map((o) => orderOut(o)), total, server_time: Date.now() });
+    return ok(c, { items: items.map((o) => listOut(o)), total, server_time: Date.now() });
   })
   .post("/orderinfo", async (c) => {
     const { id: order_id } = read(c, z.object({ id: id() }));

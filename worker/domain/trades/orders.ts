@@ -6,7 +6,9 @@ import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
 import { classifyMoneyError, postTransfers, transferStatements, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
-import { settle, type Outcome, type Tick } from "./settlement";
+import { orderFee, settle, type Outcome, type Tick } from "./settlement";
+
+export { orderFee };
 
 export type Product = typeof products.$inferSelect;
 export type Duration = typeof product_durations.$inferSelect;
@@ -35,11 +37,6 @@ export function isTradingTime(trading_hours: string, now_ms: number): boolean {
   const from = Number(m[1]) * 60 + Number(m[2]);
   const to = Number(m[3]) * 60 + Number(m[4]);
   return from <= to ? minute >= from && minute < to : minute >= from || minute < to;
-}
-
-/** Fee on a stake, rounded down. */
-export function orderFee(stake_micro: number, fee_rate_bp: number): number {
-  return Number((BigInt(stake_micro) * BigInt(fee_rate_bp)) / 10_000n);
 }
 
 /** |entry − quote| within the tolerance (basis points of the quote)? */

@@ -58,6 +58,11 @@ export function settle(order: SettlementInput, ticks: readonly Tick[], max_stale
   return { status: "won", settlement: tick, payout_micro: order.stake_micro + gain, profit_micro: gain - order.fee_micro };
 }
 
+/** The service fee on a stake, rounded down (taken at purchase). */
+export function orderFee(stake_micro: number, fee_rate_bp: number): number {
+  return Number((BigInt(stake_micro) * BigInt(fee_rate_bp)) / 10_000n);
+}
+
 /** stake × rate, rounded down; BigInt so large stakes cannot lose precision. */
 export function winnings(stake_micro: number, profit_rate_bp: number): number {
   return Number((BigInt(stake_micro) * BigInt(profit_rate_bp)) / 10_000n);

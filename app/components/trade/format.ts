@@ -1,0 +1,85 @@
+/**
+ * Display helpers for prices and trade figures. Prices stay exact decimal strings: the whole
+ * part is grouped for the locale (BigInt, no float) and the decimals are kept as they came.
+ */
+import { parsePriceE8 } from "../../../worker/domain/trades/settlement";
+import type { Direction } from "./types";
+
+function decimalSeparator(locale: string): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: 1 }).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
+}
+
+/** "67012.5" → "67,012.5" (en) / "67.012,5" (de). Anything unparsable comes back as "--". */
+export function formatPrice(price: string | null | undefined, locale: string): string {
+  if (!price || !/^\d+(\.\d+)?$/.test(price)) return "--";
+  const [whole, fraction] = price.split(".");
+  const grouped = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(whole));
+  return fraction ? `${grouped}${decimalSeparator(locale)}${fraction}` : grouped;
+}
+
+/** "1.23" → "+1.23%", "-0.50" → "-0.50%". */
+export function formatChange(change_pct: string | null | undefined): string {
+  if (change_pct === null || change_pct === undefined || change_pct === "") return "--";
+  const n = Number(change_pct);
+  if (!Number.isFinite(n)) return "--";
+  return `${n > 0 ? "+" : ""}${change_pct}%`;
+}
+
+/** The sign of a change, for colour: 1 rise, -1 fall, 0 flat or unknown. */
+export function changeSign(change_pct: string | null | undefined): 1 | -1 | 0 {
+  const n = Number(change_pct ?? "0");
+  return n > 0 ? 1 : n < 0 ? -1 : 0;
+}
+
+/** A 24h volume, compact ("1.24K"). Display only. */
+export function formatVolume(volume: string | null | undefined, locale: string): string {
+  const n = Number(volume ?? "");
+  if (volume === null || volume === undefined || !Number.isFinite(n)) return "--";
+  return new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 2 }).format(n);
+}
+
+/** Compares two exact price strings: 1 if a > b, -1 if a < b, 0 if equal, null if unknown. */
+export function comparePrices(a: string | null | undefined, b: string | null | undefined): 1 | -1 | 0 | null {
+  const x = a ? parsePriceE8(a) : null;
+  const y = b ? parsePriceE8(b) : null;
+  if (x === null || y === null) return null;
+  return x > y ? 1 : x < y ? -1 : 0;
+}
+
+/** Is an open position currently ahead (1), behind (-1) or level (0) at `price`? */
+export function standing(direction: Direction, entry: string, price: string | null | undefined): 1 | -1 | 0 | null {
+  const c = comparePrices(price, entry);
+  if (c === null) return null;
+  return (direction === "up" ? c : -c) as 1 | -1 | 0;
+}
+
+/** "04:59", "1:02:03"; never negative. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = String(m).padStart(2, "0");
+  const ss = String(s).padStart(2, "0");
+  return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Local clock time with seconds: "14:32:05". */
+export function formatClock(ms: number, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(new Date(ms));
+}
+
+/** A rate in basis points as a percent figure: 8500 → "85", 150 → "1.5". */
+export function formatBp(bp: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(bp / 100);
+}
+
+/** Decimals to show for a product's prices (at least 2, as the API sends them). */
+export function priceDecimals(...prices: (string | null | undefined)[]): number {
+  let d = 2;
+  for (const p of prices) {
+    const f = p?.split(".")[1];
+    if (f && f.length > d) d = f.length;
+  }
+  return Math.min(d, 8);
+}

@@ -1,0 +1,54 @@
+/**
+ * Bench-only Worker (never deployed, never part of the app): runs the domain's `placeOrder`
+ * inside workerd on the bench's persisted D1, for the settlement-burst bench (trades.ts).
+ *
+ * Why not `getPlatformProxy` from Node, as for the users and their money: through the proxy,
+ * every D1 statement costs several *synchronous* round trips (prepare, bind, property reads of
+ * each new remote stub), ~50 ms per placeOrder on this machine, i.e. ~8 minutes for 10,000; and
+ * concurrent use trips an assertion in miniflare's synchronous fetcher. Here the same function
+ * runs next to the database, with the same inputs (fixed `now_ms` and `latest`).
+ *
+ * Started by trades.ts with `wrangler dev tests/bench/burst-worker.ts --persist-to <state>`
+ * (the project's wrangler.toml, so the same D1 database), on 127.0.0.1 only, and stopped
+ * before the app's own server starts on that state.
+ */
+import { getDb } from "../../worker/db/client";
+import { placeOrder, type PlaceOrder } from "../../worker/domain/trades/orders";
+import type { Tick } from "../../worker/domain/trades/settlement";
+import type { Env } from "../../worker/env";
+
+// wrangler.toml binds these classes; exporting them keeps the config valid. Nothing here uses them.
+export { UserChannel } from "../../durable-objects/user-channel/user-channel";
+export { QuoteHub } from "../../durable-objects/quotes/quote-hub";
+
+export type PlaceBatch = { inputs: PlaceOrder[]; latest: Tick; now_ms: number; concurrency: number };
+export type PlaceBatchResult = { statuses: Record<string, number>; ms: number };
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/api/health") return Response.json({ code: 1, msg: "ok", data: null });
+    if (pathname !== "/bench/place" || request.method !== "POST") return new Response("not found", { status: 404 });
+    const body = (await request.json()) as PlaceBatch;
+    const db = getDb(env.DB);
+    const statuses: Record<string, number> = {};
+    const start = Date.now();
+    let next = 0;
+    const worker = async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= body.inputs.length) return;
+        try {
+          const r = await placeOrder(db, body.inputs[i], body.latest, body.now_ms);
+          statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        } catch (err) {
+          const key = `error: ${String((err as Error)?.message ?? err).slice(0, 80)}`;
+          statuses[key] = (statuses[key] ?? 0) + 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(body.concurrency, 32)) }, worker));
+    // Date.now() in workerd advances with I/O, so this is the batch's wall time.
+    return Response.json({ statuses, ms: Date.now() - start } satisfies PlaceBatchResult);
+  },
+};

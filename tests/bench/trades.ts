@@ -1,0 +1,580 @@
+/**
+ * Trade benches, against `wrangler dev` (workerd) on 127.0.0.1:
+ *
+ *   1. tick fan-out: 1,000 WebSocket clients on /ws/quotes/BTC-USDT, ~20 s of ticks;
+ *   2. place-order latency and throughput: 200 users in closed loops on /api/order/addorder,
+ *      next to the same load on /api/health;
+ *   3. 10,000 orders due in the same second: created through the domain code before the
+ *      server starts, then settled by the QuoteHub's beat; exactly-once and the ledger checked.
+ *
+ * Every loop is bounded in count and in time; servers are stopped by the caller (run.ts) or
+ * here, on every way out.
+ */
+import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
+import { getPlatformProxy } from "wrangler";
+import WebSocket from "ws";
+import { getDb, type Db } from "../../worker/db/client";
+import type { Env } from "../../worker/env";
+import { registerUser } from "../../worker/domain/identity/users";
+import { platformAccount, userAccount } from "../../worker/domain/ledger/accounts";
+import { checkLedger } from "../../worker/domain/ledger/check";
+import { postTransfers, type Transfer } from "../../worker/domain/ledger/transfer";
+import { placeOrder, type PlaceOrder } from "../../worker/domain/trades/orders";
+import { saveProduct } from "../../worker/domain/trades/products";
+import type { PlaceBatch, PlaceBatchResult } from "./burst-worker";
+import {
+  closedLoop,
+  dataOf,
+  ms,
+  pool,
+  postJson,
+  sleep,
+  startServer,
+  statsTable,
+  summarize,
+  timedRequest,
+  verdict,
+  withTimeout,
+  type GroupResult,
+  type Row,
+  type Server,
+} from "./lib";
+
+const USDT = 1_000_000;
+const PASSWORD = "bench12345";
+const PNG = readFileSync(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
+/** A short id of this run, so accounts and idempotency keys never collide with an earlier run. */
+const RUN = Date.now().toString(36).slice(-6);
+
+// ======================================================================== 1. tick fan-out
+
+type WsClient = {
+  opened_at: number | null;
+  closed_at: number | null;
+  failed: string | null;
+  ws: WebSocket;
+  /** Tick `ts` values in arrival order, and Date.now() at each arrival. */
+  ts: number[];
+  recv: number[];
+};
+
+/** Opens one client; resolves once it is open or has failed (never rejects). */
+function openClient(url: string, timeout_ms: number): Promise<WsClient> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { handshakeTimeout: timeout_ms, perMessageDeflate: false });
+    const c: WsClient = { opened_at: null, closed_at: null, failed: null, ws, ts: [], recv: [] };
+    let done = false;
+    const finish = () => {
+      if (!done) {
+        done = true;
+        resolve(c);
+      }
+    };
+    ws.on("open", () => {
+      c.opened_at = Date.now();
+      finish();
+    });
+    ws.on("message", (data) => {
+      const now = Date.now(); // first thing: the receipt time, before any parsing
+      let m: { type?: string; ts?: number };
+      try {
+        m = JSON.parse(String(data));
+      } catch {
+        return;
+      }
+      if (m.type === "tick" && typeof m.ts === "number") {
+        c.ts.push(m.ts);
+        c.recv.push(now);
+      }
+    });
+    ws.on("error", (err) => {
+      if (c.opened_at === null) c.failed ??= err.message;
+      finish();
+    });
+    ws.on("close", (code) => {
+      c.closed_at ??= Date.now();
+      if (c.opened_at === null) c.failed ??= `closed before open (${code})`;
+      finish();
+    });
+  });
+}
+
+async function closeAll(clients: WsClient[]) {
+  const open = clients.filter((c) => c.ws.readyState === WebSocket.OPEN || c.ws.readyState === WebSocket.CONNECTING);
+  const closed = Promise.all(open.map((c) => new Promise<void>((r) => (c.ws.readyState === WebSocket.CLOSED ? r() : c.ws.once("close", () => r())))));
+  for (const c of open) c.ws.close(1000, "bench done");
+  await Promise.race([closed, sleep(5_000)]);
+  for (const c of clients) if (c.ws.readyState !== WebSocket.CLOSED) c.ws.terminate();
+}
+
+export async function benchTickFanout(server: Server, opts: { clients?: number; batch?: number; window_ms?: number } = {}): Promise<GroupResult> {
+  const n = opts.clients ?? 1000;
+  const batch = opts.batch ?? 100;
+  const window_ms = opts.window_ms ?? 20_000;
+  const url = `${server.baseUrl.replace(/^http/, "ws")}/ws/quotes/BTC-USDT`;
+  console.log(`\n== 1. tick fan-out: ${n} WebSocket clients on ${url}, opened ${batch} at a time, ticks collected for ${window_ms / 1000} s`);
+  console.log("   latency = Date.now() at receipt in Node - tick.ts; tick.ts is Date.now() in the QuoteHub when its alarm starts the");
+  console.log("   beat, right before it stores the tick and broadcasts it (same machine clock, so no clock offset).");
+
+  const clients: WsClient[] = [];
+  const t0 = performance.now();
+  const restartsBefore = server.restarts();
+  try {
+    for (let i = 0; i < n; i += batch) {
+      const size = Math.min(batch, n - i);
+      clients.push(...(await Promise.all(Array.from({ length: size }, () => openClient(url, 15_000)))));
+    }
+    const failed = clients.filter((c) => c.opened_at === null);
+    console.log(`opened ${clients.length - failed.length}/${n} clients in ${((performance.now() - t0) / 1000).toFixed(1)} s${failed.length ? `, ${failed.length} failed (first: ${failed[0].failed})` : ""}`);
+
+    // The window starts once every client is open, so every open client should see every tick in it.
+    const T0 = Date.now();
+    await sleep(window_ms);
+    const T1 = Date.now();
+    // Grace: a tick stamped just before T1 is still on its way.
+    await sleep(1_500);
+    return analyseFanout(clients, n, T0, T1, server.restarts() - restartsBefore);
+  } finally {
+    await closeAll(clients);
+  }
+}
+
+function analyseFanout(clients: WsClient[], n: number, T0: number, T1: number, restarts: number): GroupResult {
+  const inWindow = (ts: number) => ts >= T0 && ts <= T1;
+  const opened = clients.filter((c) => c.opened_at !== null);
+  const failed = n - opened.length;
+
+  // Every tick any client saw in the window: the reference for "lost".
+  const union = [...new Set(opened.flatMap((c) => c.ts.filter(inWindow)))].sort((a, b) => a - b);
+  const latencies: number[] = [];
+  const firstByTick = new Map<number, number>();
+  const lastByTick = new Map<number, number>();
+  let expected = 0;
+  let received = 0;
+  let lost = 0;
+  let clientsWithLoss = 0;
+  let outOfOrder = 0;
+  let clientsOutOfOrder = 0;
+  let droppedEarly = 0;
+  const perClientReceived: number[] = [];
+  for (const c of opened) {
+    const from = Math.max(T0, c.opened_at!);
+    const to = Math.min(T1, c.closed_at ?? Infinity);
+    if (c.closed_at !== null && c.closed_at < T1) droppedEarly++;
+    const mine = new Set(c.ts.filter((ts) => ts >= from && ts <= to));
+    const want = union.filter((ts) => ts >= from && ts <= to);
+    const missing = want.filter((ts) => !mine.has(ts)).length;
+    expected += want.length;
+    received += want.length - missing;
+    perClientReceived.push(want.length - missing);
+    lost += missing;
+    if (missing) clientsWithLoss++;
+    let ooo = 0;
+    for (let k = 1; k < c.ts.length; k++) if (c.ts[k] <= c.ts[k - 1]) ooo++;
+    outOfOrder += ooo;
+    if (ooo) clientsOutOfOrder++;
+    for (let k = 0; k < c.ts.length; k++) {
+      if (!inWindow(c.ts[k])) continue;
+      const lat = c.recv[k] - c.ts[k];
+      latencies.push(lat);
+      firstByTick.set(c.ts[k], Math.min(firstByTick.get(c.ts[k]) ?? Infinity, lat));
+      lastByTick.set(c.ts[k], Math.max(lastByTick.get(c.ts[k]) ?? -Infinity, lat));
+    }
+  }
+  const stats = summarize(latencies);
+  const gaps = union.slice(1).map((ts, i) => ts - union[i]);
+  const first = summarize([...firstByTick.values()]);
+  const last = summarize([...lastByTick.values()]);
+  const minPer = perClientReceived.length ? Math.min(...perClientReceived) : 0;
+  const maxPer = perClientReceived.length ? Math.max(...perClientReceived) : 0;
+
+  console.log(`window ${((T1 - T0) / 1000).toFixed(1)} s: ${union.length} distinct ticks (seen by any client); gaps between ticks: max ${gaps.length ? Math.max(...gaps) : "n/a"} ms, min ${gaps.length ? Math.min(...gaps) : "n/a"} ms`);
+  console.log(`ticks per client: expected ${union.length} (fully connected), received min ${minPer} / max ${maxPer}`);
+  console.log(`receipts: expected ${expected}, received ${received}, lost ${lost} (clients with a loss: ${clientsWithLoss})`);
+  console.log(`out of order (ts not strictly increasing per client): ${outOfOrder} (clients: ${clientsOutOfOrder}); clients failed to connect: ${failed}; closed by the server during the window: ${droppedEarly}`);
+  console.log(`latency over ${stats.n} receipts: p50 ${ms(stats.p50)} ms, p95 ${ms(stats.p95)} ms, p99 ${ms(stats.p99)} ms, max ${ms(stats.max)} ms, min ${ms(stats.min)} ms`);
+  console.log(`per tick: first client after p50 ${ms(first.p50)} ms (max ${ms(first.max)}), last client after p50 ${ms(last.p50)} ms (max ${ms(last.max)}): spread = time to write ${opened.length} frames`);
+  if (restarts) console.log(`WARNING: wrangler reloaded the Worker ${restarts} time(s) during this bench (a watched file changed): figures include it`);
+  const ok = stats.p99 <= 50 && lost === 0 && failed === 0;
+  const v = verdict(ok, `tick fan-out: p99 ${ms(stats.p99)} ms (target <= 50), lost ${lost} (target 0), failed connects ${failed}, out-of-order ${outOfOrder}`);
+  console.log(v);
+  return { rows: [{ name: `tick latency (${opened.length} ws clients)`, stats, errors: lost + failed, gate: false }], verdicts: [v] };
+}
+
+// ======================================================================== 2. place-order latency
+
+type BenchUser = { id: number; account: string; token: string };
+
+export async function benchPlaceOrders(server: Server, opts: { users?: number; duration_ms?: number; setupConcurrency?: number } = {}): Promise<GroupResult> {
+  const nUsers = opts.users ?? 200;
+  const duration_ms = opts.duration_ms ?? 20_000;
+  const conc = opts.setupConcurrency ?? 8;
+  const base = server.baseUrl;
+  console.log(`\n== 2. place-order latency/throughput: ${nUsers} users in closed loops for ${duration_ms / 1000} s, then /api/health the same way`);
+
+  // ---- setup: register, upload, recharge, operator approval ----
+  const tSetup = performance.now();
+  const restartsBefore = server.restarts();
+  const users = await pool(Array.from({ length: nUsers }, (_, i) => i), conc, async (i) => {
+    const account = `b${RUN}u${i}`;
+    const r = await postJson(`${base}/api/user/register`, { account, password: PASSWORD, password_confirm: PASSWORD, invite_code: "WELCOME" });
+    const info = dataOf<{ userinfo: { id: number; token: string } }>(`register ${account}`, r).userinfo;
+    return { id: info.id, account, token: info.token, ms: r.ms } as BenchUser & { ms: number };
+  });
+  const regStats = summarize(users.map((u) => u.ms));
+  console.log(`registered ${users.length} users (concurrency ${conc}) in ${((performance.now() - tSetup) / 1000).toFixed(1)} s; one register p50 ${ms(regStats.p50)} ms`);
+
+  const ways = dataOf<{ id: number; chain: string; enabled: boolean }[]>("recharge_way", await timedRequest(`${base}/api/index/recharge_way`));
+  const trc20 = ways.find((w) => w.chain.toUpperCase() === "TRC20");
+  if (!trc20) throw new Error("no TRC20 recharge channel");
+  const operatorToken = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+
+  const tFund = performance.now();
+  const depositIds = await pool(users, conc, async (u, i) => {
+    const form = new FormData();
+    form.append("file", new Blob([PNG], { type: "image/png" }), "proof.png");
+    const up = dataOf<{ url: string }>(`upload ${u.account}`, await timedRequest(`${base}/api/common/upload`, { method: "POST", headers: { token: u.token }, body: form }));
+    const dep = await postJson(`${base}/api/user/recharge`, { channel_id: trc20.id, amount: "10000", tx_hash: "bench", image: up.url, request_key: `bench-dep-${RUN}-${i}` }, { token: u.token });
+    return dataOf<{ id: number }>(`recharge ${u.account}`, dep).id;
+  });
+  await pool(depositIds, conc, async (id) => dataOf(`approve deposit ${id}`, await postJson(`${base}/api/admin/deposits/${id}/approve`, {}, { token: operatorToken })));
+  console.log(`funded ${users.length} users with 10000 USDT each (upload + recharge + operator approval) in ${((performance.now() - tFund) / 1000).toFixed(1)} s`);
+
+  // ---- the product, its 300 s duration and the latest price ----
+  type ProductOut = { id: number; symbol: string; price: string | null; durations: { seconds: number; min_amount: string; min_amount_micro: number }[] };
+  const products = dataOf<ProductOut[]>("product_list", await timedRequest(`${base}/api/index/product_list`));
+  const btc = products.find((p) => p.symbol === "BTC/USDT");
+  if (!btc) throw new Error("BTC/USDT is not listed");
+  const d300 = btc.durations.find((d) => d.seconds === 300);
+  if (!d300) throw new Error("BTC/USDT has no 300 s duration");
+  // The brief's 10 USDT is below the seeded 300 s minimum (50 USDT), which would refuse every
+  // order as stake_out_of_range: the stake is the larger of the two.
+  const stake = Math.max(10 * USDT, d300.min_amount_micro);
+  const amount = String(stake / USDT);
+  if (stake !== 10 * USDT) console.log(`note: stake ${amount} USDT (the 300 s duration's minimum is ${d300.min_amount}; 10 would answer stake_out_of_range)`);
+
+  let price = btc.price;
+  let pollerErrors = 0;
+  let polling = true;
+  const poller = (async () => {
+    // One poller, once a second: what a page shows as the quote before the user commits.
+    while (polling) {
+      try {
+        const r = await timedRequest(`${base}/api/index/product?id=${btc.id}`);
+        const p = (r.body?.data as { price?: string | null } | null)?.price;
+        if (r.body?.code === 1 && p) price = p;
+        else pollerErrors++;
+      } catch {
+        pollerErrors++;
+      }
+      await sleep(1_000);
+    }
+  })();
+
+  let orders: Awaited<ReturnType<typeof closedLoop>>;
+  try {
+    // A few warm-up orders (not measured): first requests pay for JIT and code paths.
+    for (let i = 0; i < 5; i++) {
+      const u = users[i % users.length];
+      await postJson(`${base}/api/order/addorder`, { product_id: btc.id, direction: "up", amount, seconds: 300, quote_price: price, client_order_id: `bench-${RUN}-warm-${i}` }, { token: u.token });
+    }
+    orders = await closedLoop(nUsers, duration_ms, (w, k) =>
+      postJson(
+        `${base}/api/order/addorder`,
+        { product_id: btc.id, direction: k % 2 === 0 ? "up" : "down", amount, seconds: 300, quote_price: price, client_order_id: `bench-${RUN}-${w}-${k}` },
+        { token: users[w].token },
+      ),
+    );
+  } finally {
+    polling = false;
+    await poller;
+  }
+
+  for (let i = 0; i < 20; i++) await timedRequest(`${base}/api/health`); // warm-up
+  const health = await closedLoop(nUsers, duration_ms, () => timedRequest(`${base}/api/health`));
+
+  const orderErrors = [...orders.errors.values()].reduce((s, x) => s + x, 0);
+  const healthErrors = [...health.errors.values()].reduce((s, x) => s + x, 0);
+  const rows: Row[] = [
+    { name: `POST /api/order/addorder (${nUsers} loops)`, stats: summarize(orders.ms), errors: orderErrors, gate: false },
+    { name: `GET /api/health (${nUsers} loops)`, stats: summarize(health.ms), errors: healthErrors, gate: false },
+  ];
+  console.log(statsTable(rows));
+  console.log(`orders: ${orders.ok} placed, ${orderErrors} errors in ${(orders.elapsed_ms / 1000).toFixed(1)} s -> ${(orders.ok / (orders.elapsed_ms / 1000)).toFixed(1)} orders/s (all answers ${(orders.ms.length / (orders.elapsed_ms / 1000)).toFixed(1)}/s)`);
+  for (const [reason, count] of orders.errors) console.log(`  order error x${count}: ${reason}`);
+  console.log(`health: ${health.ok} ok, ${healthErrors} errors -> ${(health.ms.length / (health.elapsed_ms / 1000)).toFixed(1)} requests/s`);
+  for (const [reason, count] of health.errors) console.log(`  health error x${count}: ${reason}`);
+  if (pollerErrors) console.log(`price poller: ${pollerErrors} failed polls`);
+  const restarts = server.restarts() - restartsBefore;
+  if (restarts) console.log(`WARNING: wrangler reloaded the Worker ${restarts} time(s) during this bench (a watched file changed): figures include it`);
+  const ratio = rows[0].stats.p50 / rows[1].stats.p50;
+  const v = verdict(ratio <= 4 && orderErrors === 0 && healthErrors === 0, `place order: p50 ${ms(rows[0].stats.p50)} ms / health p50 ${ms(rows[1].stats.p50)} ms = ${ratio.toFixed(1)}x (target <= 4x), errors ${orderErrors} + ${healthErrors} (target 0)`);
+  console.log(v);
+  return { rows, verdicts: [v, `      throughput ${(orders.ok / (orders.elapsed_ms / 1000)).toFixed(1)} orders/s, order p95 ${ms(rows[0].stats.p95)} ms, p99 ${ms(rows[0].stats.p99)} ms`] };
+}
+
+// ======================================================================== 3. settlement burst
+
+const BEN = {
+  symbol: "BEN/USDT",
+  name: "Bench",
+  feed_symbol: "BENUSDT",
+  start_price_e8: 100 * 1e8,
+  tick_size_e8: 1_000_000,
+  fee_rate_bp: 100,
+  quote_tolerance_bp: 50,
+  trading_hours: "",
+  enabled: true,
+  sort: 99,
+};
+const durationOf = (seconds: number) => [{ seconds, profit_rate_bp: 8500, min_stake_micro: 1 * USDT, max_stake_micro: 1_000_000 * USDT }];
+
+type BurstSetup = { product_id: number; T: number; users: BenchUser[]; perUser: number };
+
+/**
+ * Phase A, before the app's server runs, on the same persisted state: the product, the users
+ * and their money through the domain code in Node (getPlatformProxy), then the orders through
+ * the domain's placeOrder in workerd (burst-worker.ts: see there why not through the proxy),
+ * all with one fixed now_ms, so every delivery is the same second T.
+ */
+async function createBurst(stateDir: string, opts: { port: number; users: number; perUser: number; lead_ms: number; concurrency: number }): Promise<BurstSetup> {
+  const seconds = 200;
+  let product_id: number;
+  const users: BenchUser[] = [];
+  let calibrationUser: BenchUser;
+  {
+    const { env, dispose } = await quietly(() => getPlatformProxy<Env>({ persist: { path: `${stateDir}/v3` } }));
+    try {
+      const db = getDb(env.DB);
+      product_id = (await saveProduct(db, null, { ...BEN, durations: durationOf(seconds) }, "bench", Date.now())).id;
+      const tUsers = performance.now();
+      for (let i = 0; i < opts.users + 1; i++) {
+        // argon2id in Node, one at a time (synchronous CPU work): ~0.1-0.3 s each.
+        const account = `s${RUN}u${i}`;
+        const r = await registerUser(db, { account, password: PASSWORD, invite_code: "WELCOME", lang: null }, Date.now());
+        if (r.status !== "ok") throw new Error(`registerUser ${account}: ${r.status}`);
+        users.push({ id: r.user.id, account, token: r.token });
+      }
+      calibrationUser = users.pop()!; // never funded
+      // Money: 100 USDT each, platform:deposits -> available, as an approved deposit moves it.
+      const fund = (u: BenchUser): Transfer => ({ key: `bench:${RUN}:fund:${u.id}`, debit: platformAccount("deposits"), credit: userAccount(u.id, "available"), amount_micro: 100 * USDT, code: "deposit", ref_type: "bench", ref_id: String(u.id) });
+      for (let i = 0; i < users.length; i += 20) {
+        const r = await postTransfers(db, users.slice(i, i + 20).map(fund), [], Date.now());
+        if (r.status !== "ok") throw new Error(`funding: ${r.status}`);
+      }
+      console.log(`product ${BEN.symbol} (id ${product_id}, ${seconds} s, min 1 USDT); ${users.length} (+1 unfunded) users through registerUser and funded with 100 USDT through postTransfers in ${((performance.now() - tUsers) / 1000).toFixed(1)} s (getPlatformProxy)`);
+    } finally {
+      await dispose();
+    }
+  }
+
+  let T = 0;
+  const helper = await withTimeout("burst worker start", 60_000, startServer({ port: opts.port, stateDir, skipPrepare: true, entry: "tests/bench/burst-worker.ts" }));
+  try {
+    const place = async (batch: PlaceBatch): Promise<PlaceBatchResult> => {
+      for (let attempt = 1; ; attempt++) {
+        const r = await fetch(`${helper.baseUrl}/bench/place`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(batch), signal: AbortSignal.timeout(120_000) });
+        if (r.ok) return (await r.json()) as PlaceBatchResult;
+        const text = (await r.text()).slice(0, 200);
+        // A reload of the helper (someone changed a watched file) cuts the request: the keys
+        // make placeOrder idempotent, so the same batch again only places what is missing.
+        if (r.status !== 503 || attempt >= 3) throw new Error(`burst worker: HTTP ${r.status} ${text}`);
+        console.log(`burst worker answered 503 (${text.slice(0, 60)}...), sending the same batch again`);
+        await sleep(2_000);
+      }
+    };
+    // Calibration: placeOrder for the unfunded user is refused by the ledger's CHECK
+    // (insufficient_funds: nothing written) after the same reads and the same batch, so it
+    // tells how long 10,000 will take, before T has to be fixed.
+    const probe = 300;
+    const calNow = Date.now();
+    const cal = await place({ inputs: Array.from({ length: probe }, (_, k) => orderInput(calibrationUser.id, product_id, seconds, k, "cal")), latest: { ts_ms: calNow - 500, price_e8: BEN.start_price_e8 }, now_ms: calNow, concurrency: opts.concurrency });
+    if (cal.statuses.insufficient_funds !== probe) throw new Error(`calibration: ${JSON.stringify(cal.statuses)}`);
+    const total = opts.users * opts.perUser;
+    const estimate_ms = (cal.ms / probe) * total * 1.3 + 2_000;
+    T = Math.ceil((Date.now() + estimate_ms + opts.lead_ms) / 1000) * 1000;
+    const now_ms = T - seconds * 1000;
+    console.log(`calibration: ${ms(cal.ms / probe)} ms per placeOrder in workerd (concurrency ${opts.concurrency}) -> ~${(estimate_ms / 1000).toFixed(0)} s for ${total}; T = ${new Date(T).toISOString()} (now + ${((T - Date.now()) / 1000).toFixed(0)} s); now_ms = T - ${seconds} s`);
+
+    // The orders, user by user (ids, and so the settlement order, go user by user), in chunks.
+    const latest = { ts_ms: now_ms - 500, price_e8: BEN.start_price_e8 };
+    const inputs = users.flatMap((u) => Array.from({ length: opts.perUser }, (_, k) => orderInput(u.id, product_id, seconds, k, "o")));
+    const chunks: PlaceOrder[][] = [];
+    for (let i = 0; i < inputs.length; i += 500) chunks.push(inputs.slice(i, i + 500));
+    const statuses = new Map<string, number>();
+    const tOrders = performance.now();
+    for (const chunk of chunks) {
+      const r = await place({ inputs: chunk, latest, now_ms, concurrency: opts.concurrency });
+      for (const [k, v] of Object.entries(r.statuses)) statuses.set(k, (statuses.get(k) ?? 0) + v);
+    }
+    const created_ms = performance.now() - tOrders;
+    console.log(`placed ${statuses.get("ok") ?? 0}/${inputs.length} orders through placeOrder in ${(created_ms / 1000).toFixed(1)} s (${ms(created_ms / inputs.length)} ms each); statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    if ((statuses.get("ok") ?? 0) !== inputs.length) throw new Error("not every bench order was placed");
+    if (helper.restarts()) console.log(`note: the helper Worker was reloaded ${helper.restarts()} time(s) (a watched file changed); batches were re-sent`);
+  } finally {
+    await helper.stop();
+  }
+  return { product_id, T, users, perUser: opts.perUser };
+}
+
+/** getPlatformProxy prints wrangler's warnings about the Durable Object bindings: not useful here. */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const before = process.env.WRANGLER_LOG;
+  process.env.WRANGLER_LOG = "error";
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.WRANGLER_LOG;
+    else process.env.WRANGLER_LOG = before;
+  }
+}
+
+function orderInput(user_id: number, product_id: number, seconds: number, k: number, tag: string): PlaceOrder {
+  return { user_id, product_id, direction: k % 2 === 0 ? "up" : "down", stake_micro: 1 * USDT, seconds, quote_price_e8: BEN.start_price_e8, request_key: `client:bench-${RUN}-${tag}-${k}` };
+}
+
+/** Open orders of a user, as the app shows them: `total` of /api/order/hold (one row asked). */
+async function openCount(base: string, u: BenchUser): Promise<number> {
+  const r = await postJson(`${base}/api/order/hold`, { page_no: 1, row: 1 }, { token: u.token });
+  return dataOf<{ total: number }>(`hold ${u.account}`, r).total;
+}
+
+export async function benchSettlementBurst(opts: { port: number; stateDir: string; users?: number; perUser?: number; lead_ms?: number; concurrency?: number }): Promise<GroupResult> {
+  const nUsers = opts.users ?? 100;
+  const perUser = opts.perUser ?? 100;
+  const total = nUsers * perUser;
+  console.log(`\n== 3. ${total} orders (${nUsers} users x ${perUser}) due in the same second, settled by the ${BEN.symbol} QuoteHub`);
+
+  const setup = await withTimeout("burst setup", 200_000, createBurst(opts.stateDir, { port: opts.port, users: nUsers, perUser, lead_ms: opts.lead_ms ?? 45_000, concurrency: opts.concurrency ?? 8 }));
+  const { T, users } = setup;
+
+  // ---- phase B: the server settles them ----
+  const t0 = performance.now();
+  const server = await withTimeout("server start", 90_000, startServer({ port: opts.port, stateDir: opts.stateDir, skipPrepare: true }));
+  console.log(`wrangler dev up on ${server.baseUrl} in ${((performance.now() - t0) / 1000).toFixed(1)} s (pid ${server.pid}); T in ${((T - Date.now()) / 1000).toFixed(1)} s`);
+  const base = server.baseUrl;
+  const timeline: { at: number; open: number }[] = [];
+  let allSettledAt: number | null = null;
+  let previousRoundAt = T;
+  let firstZeroAt: number | null = null;
+  const ticks: number[] = [];
+  let ws: WebSocket | null = null;
+  try {
+    // Starts the hub's beat (GET product -> hubFor -> ensure: alarm every second).
+    const p = dataOf<{ price: string | null; quote_ts: number | null }>("product", await timedRequest(`${base}/api/index/product?id=${setup.product_id}`));
+    console.log(`hub started: price ${p.price} at ${p.quote_ts ? new Date(p.quote_ts).toISOString() : "n/a"}`);
+    // One watcher on the symbol's ticks: shows whether the beat stalls while it settles.
+    ws = new WebSocket(`${base.replace(/^http/, "ws")}/ws/quotes/BEN-USDT`, { perMessageDeflate: false });
+    ws.on("message", (d) => {
+      const m = JSON.parse(String(d)) as { type: string; ts: number };
+      if (m.type === "tick") ticks.push(m.ts);
+    });
+    ws.on("error", () => {});
+
+    const before = await pool(users, 20, (u) => openCount(base, u));
+    const openBefore = before.reduce((s, x) => s + x, 0);
+    console.log(`before T: ${openBefore} open orders over ${users.length} users (/api/order/hold totals)`);
+    if (Date.now() > T - 1_000) console.log(`WARNING: the server was ready only ${((Date.now() - T) / 1000).toFixed(1)} s after T - 1 s; the figure below starts late`);
+
+    await sleep(Math.max(0, T - Date.now()));
+    // Every 250 ms, every user that still has open orders (a user at zero stays at zero).
+    let remaining = [...users];
+    const deadline = T + 60_000;
+    while (remaining.length && Date.now() < deadline) {
+      const roundAt = Date.now();
+      const counts = await pool(remaining, remaining.length, (u) => openCount(base, u).catch(() => -1));
+      const answeredAt = Date.now();
+      const open = counts.reduce((s, x) => s + Math.max(0, x), 0);
+      timeline.push({ at: answeredAt - T, open });
+      const still = remaining.filter((_, i) => counts[i] !== 0);
+      if (still.length < remaining.length && firstZeroAt === null) firstZeroAt = answeredAt;
+      if (still.length === 0) {
+        allSettledAt = answeredAt;
+        previousRoundAt = roundAt;
+        break;
+      }
+      remaining = still;
+      previousRoundAt = roundAt;
+      await sleep(Math.max(0, roundAt + 250 - Date.now()));
+    }
+    await sleep(1_500); // the watcher sees the beat after the burst too
+    if (server.restarts()) console.log(`WARNING: wrangler reloaded the Worker ${server.restarts()} time(s) around T (a watched file changed): the settlement time includes it`);
+  } finally {
+    ws?.terminate();
+    await server.stop();
+    console.log(`wrangler dev (pid ${server.pid}) stopped`);
+  }
+
+  // Timeline, about once a second.
+  let lastPrinted = -Infinity;
+  const lines: string[] = [];
+  for (const t of timeline) {
+    if (t.at - lastPrinted >= 1000 || t === timeline[timeline.length - 1]) {
+      lines.push(`T+${(t.at / 1000).toFixed(2)}s: ${t.open}`);
+      lastPrinted = t.at;
+    }
+  }
+  console.log(`open orders after T (sum of /api/order/hold totals): ${lines.join(", ")}`);
+  const around = ticks.filter((ts) => ts >= T - 5_000);
+  const tickGaps = around.slice(1).map((ts, i) => ts - around[i]);
+  console.log(`${BEN.symbol} ticks from T-5s on: ${around.length}, largest gap ${tickGaps.length ? Math.max(...tickGaps) : "n/a"} ms (the beat is 1000 ms; a longer gap = the alarm was busy settling)`);
+
+  // ---- phase C: verify through the domain code, server stopped ----
+  const { env, dispose } = await quietly(() => getPlatformProxy<Env>({ persist: { path: `${opts.stateDir}/v3` } }));
+  let report: Awaited<ReturnType<typeof verifyBurst>>;
+  try {
+    report = await verifyBurst(getDb(env.DB), T);
+  } finally {
+    await dispose();
+  }
+
+  const settle_s = allSettledAt === null ? null : (allSettledAt - T) / 1000;
+  const lower_s = (previousRoundAt - T) / 1000;
+  console.log(
+    settle_s === null
+      ? `NOT all settled within 60 s of T (still open at the last poll: ${timeline[timeline.length - 1]?.open ?? "?"})`
+      : `all ${total} settled ${settle_s.toFixed(2)} s after T (seen at that poll's answer; the poll before began at T+${lower_s.toFixed(2)} s); first user at zero after ${(((firstZeroAt ?? T) - T) / 1000).toFixed(2)} s`,
+  );
+  console.log(`orders: ${report.orders} (${JSON.stringify(report.byStatus)}); transitions per order: exactly 1: ${report.once}, settled twice: ${report.twice}, never: ${report.never}; not final: ${report.notFinal}`);
+  console.log(`delivery: ${report.sameSecond ? "every order at T" : "NOT all at T"}; settlement passes (distinct settled_at_ms): ${report.passes}, first at T+${report.firstPass_s} s, last at T+${report.lastPass_s} s`);
+  console.log(`ledger: ${report.ledger.ok ? "ok" : "MISMATCH"} (${report.ledger.transfers} transfers, ${report.ledger.accounts} accounts, sum of balances ${report.ledger.balance_sum_micro}, drift ${report.ledger.drift.length}, negative ${report.ledger.negative_user_accounts.length})`);
+
+  const exact = report.sameSecond && report.orders === total && report.once === total && report.twice === 0 && report.never === 0 && report.notFinal === 0;
+  const v1 = verdict(settle_s !== null && settle_s <= 5, `settlement burst: ${total} orders settled ${settle_s === null ? "> 60" : settle_s.toFixed(2)} s after T (target <= 5 s)`);
+  const v2 = verdict(exact && report.ledger.ok, `settlement burst: settled twice ${report.twice}, never ${report.never}, not final ${report.notFinal}, ledger ${report.ledger.ok ? "ok" : "MISMATCH"}`);
+  console.log(v1);
+  console.log(v2);
+  return { rows: [], verdicts: [v1, v2] };
+}
+
+async function verifyBurst(db: Db, T: number) {
+  const perOrder = await db.all<{ status: string; n: number; once: number; twice: number; never: number }>(sql`
+    SELECT o.status AS status, COUNT(*) AS n,
+      SUM(CASE WHEN COALESCE(t.n, 0) = 1 THEN 1 ELSE 0 END) AS once,
+      SUM(CASE WHEN COALESCE(t.n, 0) > 1 THEN 1 ELSE 0 END) AS twice,
+      SUM(CASE WHEN COALESCE(t.n, 0) = 0 THEN 1 ELSE 0 END) AS never
+    FROM orders o
+    LEFT JOIN (SELECT entity_id, COUNT(*) AS n FROM transitions WHERE entity = 'order' GROUP BY entity_id) t ON t.entity_id = o.id
+    WHERE o.symbol = ${BEN.symbol}
+    GROUP BY o.status`);
+  const [passes] = await db.all<{ passes: number; first: number | null; last: number | null; deliveries: number; delivery: number }>(
+    sql`SELECT COUNT(DISTINCT settled_at_ms) AS passes, MIN(settled_at_ms) AS first, MAX(settled_at_ms) AS last,
+      COUNT(DISTINCT delivery_at_ms) AS deliveries, MIN(delivery_at_ms) AS delivery FROM orders WHERE symbol = ${BEN.symbol}`,
+  );
+  const ledger = await checkLedger(db);
+  const sum = (k: "n" | "once" | "twice" | "never") => perOrder.reduce((s, r) => s + (r[k] ?? 0), 0);
+  return {
+    orders: sum("n"),
+    byStatus: Object.fromEntries(perOrder.map((r) => [r.status, r.n])),
+    once: sum("once"),
+    twice: sum("twice"),
+    never: sum("never"),
+    notFinal: perOrder.filter((r) => !["won", "lost", "tie", "void"].includes(r.status)).reduce((s, r) => s + r.n, 0),
+    passes: passes?.passes ?? 0,
+    sameSecond: passes?.deliveries === 1 && passes.delivery === T,
+    firstPass_s: passes?.first == null ? "n/a" : ((passes.first - T) / 1000).toFixed(2),
+    lastPass_s: passes?.last == null ? "n/a" : ((passes.last - T) / 1000).toFixed(2),
+    ledger,
+  };
+}
