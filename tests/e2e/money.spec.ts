@@ -20,7 +20,6 @@ async function operatorPage(browser: Browser): Promise<Page> {
 for (const lng of ["en", "ja"] as const) {
   test(`money journey (${lng}): bind, recharge, approve, withdraw, pay, records`, async ({ page, browser }) => {
     test.setTimeout(120_000);
-    const w = words(lng, "wallet");
     const { name } = await register(page);
     if (lng !== "en") {
       await open(page, "/pages/me/sub/setting");
@@ -93,6 +92,5 @@ for (const lng of ["en", "ja"] as const) {
     await open(page, "/pages/me/sub/record");
     await expect(page.getByTestId("record-row").first()).toBeVisible();
     expect(await page.getByTestId("record-row").count()).toBeGreaterThanOrEqual(4);
-    void w;
   });
 }
