@@ -1,0 +1,70 @@
+import { expect, test } from "@playwright/test";
+import { login, open } from "./helpers";
+
+/**
+ * The trading journey with the demo account (10,000 USDT from its seeded deposit): open a
+ * market, see the chart and price move, buy up with the shortest delivery, watch the
+ * countdown, see it settle, open its tick audit, and find the statement lines.
+ */
+test("open a market, buy up 30 s, watch it settle, check the tick audit and the statement", async ({ page }) => {
+  test.setTimeout(120_000);
+  await open(page, "/pages/user/login");
+  await login(page, "demo", "demo12345");
+  await expect(page).toHaveURL(/\/$/);
+
+  await open(page, "/pages/invest/index");
+  await expect(page.getByTestId("simulated-label")).toBeVisible();
+  const btc = page.locator('[data-testid="product-row"][data-symbol="BTC/USDT"]');
+  await expect(btc).toBeVisible();
+  await btc.click();
+  await expect(page).toHaveURL(/\/pages\/invest\/product\?id=\d+/);
+  await expect(page.getByTestId("chart").locator("canvas").first()).toBeVisible();
+
+  // The price moves (one tick a second).
+  const price = page.getByTestId("quote-price");
+  const first = await price.textContent();
+  await expect.poll(async () => price.textContent(), { timeout: 10_000 }).not.toBe(first);
+
+  // Buy up, shortest delivery, 20 USDT; the sheet shows fee, income and break-even first.
+  await page.getByTestId("buy-up").click();
+  const sheet = page.getByTestId("order-sheet");
+  await expect(sheet).toBeVisible();
+  const durations = sheet.getByTestId("duration-option");
+  const seconds = await durations.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seconds"))));
+  await sheet.locator(`[data-testid="duration-option"][data-seconds="${Math.min(...seconds)}"]`).click();
+  await sheet.getByTestId("sheet-amount").fill("20");
+  await expect(sheet.getByTestId("sheet-fee")).toContainText("0.20");
+  await expect(sheet.getByTestId("sheet-income")).toContainText("17.00");
+  await expect(sheet.getByTestId("sheet-break-even")).toContainText("54");
+  await expect(sheet.getByTestId("sheet-rule")).toBeVisible();
+  await sheet.getByTestId("sheet-confirm-up").click();
+
+  // It lands in Positions with a live countdown.
+  await expect(page).toHaveURL(/\/pages\/money\/index/);
+  const position = page.getByTestId("position-row").first();
+  await expect(position).toBeVisible();
+  const orderId = await position.getAttribute("data-id");
+  const countdown = position.getByTestId("countdown");
+  const c1 = await countdown.textContent();
+  await expect.poll(async () => countdown.textContent(), { timeout: 5_000 }).not.toBe(c1);
+
+  // Settlement arrives at delivery: the position moves to History.
+  await page.getByTestId("history-tab").click();
+  const row = page.locator(`[data-testid="history-row"][data-id="${orderId}"]`);
+  await expect(row).toBeVisible({ timeout: 60_000 });
+  await expect(row).toHaveAttribute("data-status", /won|lost|tie|void/);
+
+  // The detail shows the two ticks that decided it, among their neighbours.
+  await open(page, `/pages/money/order?id=${orderId}`);
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", /won|lost|tie/);
+  await expect(page.locator('[data-testid="tick-row"][data-used="true"]')).toHaveCount(2);
+  await expect(page.locator('[data-testid="tick-row"][data-role="entry"]')).toHaveAttribute("data-used", "true");
+  await expect(page.locator('[data-testid="tick-row"][data-role="settlement"]')).toHaveAttribute("data-used", "true");
+  expect(await page.locator('[data-testid="tick-row"][data-used="false"]').count()).toBeGreaterThan(0);
+  await expect(page.getByTestId("order-rule")).toBeVisible();
+
+  // The statement has the stake and fee lines for this order.
+  await open(page, "/pages/me/sub/record");
+  await expect(page.locator('[data-testid="record-row"][data-code="trade_stake"]').first()).toBeVisible();
+  await expect(page.locator('[data-testid="record-row"][data-code="trade_fee"]').first()).toBeVisible();
+});
