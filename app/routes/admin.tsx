@@ -68,6 +68,7 @@ export default function AdminLayout() {
             <Badge n={waiting.adjustments} label={t("waiting_approval", { count: waiting.adjustments })} />
           </NavLink>
           <NavLink to="/admin/money">{t("nav_money")}</NavLink>
+          <NavLink to="/admin/products">{t("nav_products")}</NavLink>
           <NavLink to="/admin/ledger">{t("nav_ledger")}</NavLink>
           <NavLink to="/admin/audit">{t("nav_audit")}</NavLink>
           <NavLink to="/admin/content">{t("nav_content")}</NavLink>

@@ -7,6 +7,7 @@ import { translate } from "../i18n";
 import { ApiError, fail } from "./envelope";
 import { adminApi } from "./resources/admin";
 import { adminMoneyApi } from "./resources/admin-money";
+import { adminTradesApi } from "./resources/admin-trades";
 import { indexApi } from "./resources/index";
 import { userApi } from "./resources/user";
 import { moneyApi } from "./resources/money";
@@ -41,6 +42,7 @@ export function createApi() {
   app.route("/order", orderApi);
   app.route("/admin", adminApi);
   app.route("/admin", adminMoneyApi);
+  app.route("/admin", adminTradesApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));
   app.onError((err, c) => {

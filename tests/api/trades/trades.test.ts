@@ -183,3 +183,34 @@ describe("settlement", () => {
     expect((await call("/api/order/orderinfo", { id: r.data.id }, { token: b.token })).status).toBe(404);
   });
 });
+
+describe("operators configure markets", () => {
+  it("saves a product with durations, audited; nothing about outcomes is configurable", async () => {
+    const { operatorToken } = await import("../money/helpers");
+    const op = await operatorToken();
+    const body = {
+      reason: "new market",
+      symbol: "SOL/USDT",
+      name: "Solana",
+      feed_symbol: "SOLUSDT",
+      start_price: "150.25",
+      tick_size: "0.01",
+      fee_rate_bp: 80,
+      quote_tolerance_bp: 40,
+      trading_hours: "",
+      enabled: "1",
+      durations: JSON.stringify([{ seconds: 60, profit_rate_bp: 8700, min_amount: "5", max_amount: "500" }]),
+    };
+    expect((await call("/api/admin/products/save", body)).status).toBe(401);
+    expect((await call("/api/admin/products/save", { ...body, reason: "" }, { token: op })).data.error).toBe("incomplete");
+    expect((await call("/api/admin/products/save", { ...body, symbol: "SOLUSDT" }, { token: op })).data.error).toBe("invalid_field");
+    expect((await call("/api/admin/products/save", body, { token: op })).code).toBe(1);
+    const list = await call("/api/index/product_list");
+    const sol = list.data.find((p: { symbol: string }) => p.symbol === "SOL/USDT");
+    expect(sol).toMatchObject({ name: "Solana", fee_rate_bp: 80, durations: [{ seconds: 60, profit_rate: 0.87, min_amount: "5.00", max_amount: "500.00" }] });
+    const audit = await call("/api/admin/audit", { action: "product." }, { token: op });
+    expect(audit.data.items[0]).toMatchObject({ action: "product.create", target: "SOL/USDT", reason: "new market" });
+    const keys = Object.keys((await call("/api/admin/products", {}, { token: op })).data[0]);
+    expect(keys.some((k) => /outcome|result|win|force/i.test(k))).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * `/api/admin/products`: operators configure markets (symbol, durations with profit rates and
+ * stake limits, fee rate, tolerance, trading hours, enabled). Every save is audit-logged.
+ * Nothing here reaches an order's outcome: products only shape future orders.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { listProducts } from "../../domain/trades/orders";
+import { saveProduct } from "../../domain/trades/products";
+import { formatPriceE8, parsePriceE8 } from "../../domain/trades/settlement";
+import { requireOperator } from "../../middleware/auth";
+import { ApiError, ok, read } from "../envelope";
+import { amount, int, optionalText, text } from "../fields";
+import { usdt } from "../present";
+import type { AppEnv } from "../types";
+
+const price = z.union([z.string(), z.number()], { error: "errors.incomplete" }).transform((v, ctx) => {
+  const p = parsePriceE8(v);
+  if (p === null) {
+    ctx.addIssue({ code: "custom", message: "errors.invalid_field" });
+    return z.NEVER;
+  }
+  return p;
+});
+
+const Duration = z.object({ seconds: int({ min: 5, max: 86_400 }), profit_rate_bp: int({ min: 1, max: 100_000 }), min_amount: amount(), max_amount: amount() });
+
+const ProductBody = z.object({
+  reason: text({ max: 500, invalid: "errors.reason_required" }),
+  symbol: text({ max: 20 }).pipe(z.string().regex(/^[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}$/, "errors.invalid_field")),
+  name: text({ max: 60 }),
+  feed_symbol: text({ max: 20 }).pipe(z.string().regex(/^[A-Z0-9]{2,20}$/, "errors.invalid_field")),
+  start_price: price,
+  tick_size: price,
+  fee_rate_bp: int({ min: 0, max: 10_000 }),
+  quote_tolerance_bp: int({ min: 0, max: 10_000 }),
+  trading_hours: optionalText(11).default("").pipe(z.string().regex(/^(|\d\d:\d\d-\d\d:\d\d)$/, "errors.invalid_field")),
+  enabled: z.preprocess((v) => v === true || v === "1" || v === "on" || v === "true", z.boolean()),
+  sort: int({ min: 0, max: 1000, fallback: 0 }),
+  durations: z.preprocess((v) => (typeof v === "string" ? safeJson(v) : v), z.array(Duration, { error: "errors.invalid_field" }).min(1, "errors.incomplete").max(10, "errors.invalid_field")),
+});
+
+function safeJson(v: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+export const adminTradesApi = new Hono<AppEnv>()
+  .use("*", requireOperator)
+  .on(["GET", "POST"], "/products", async (c) => {
+    const rows = await listProducts(c.get("db"), { only_enabled: false });
+    return ok(
+      c,
+      rows.map((p) => ({
+        id: p.id,
+        symbol: p.symbol,
+        name: p.name,
+        feed_symbol: p.feed_symbol,
+        start_price: formatPriceE8(p.start_price_e8),
+        tick_size: formatPriceE8(p.tick_size_e8),
+        fee_rate_bp: p.fee_rate_bp,
+        quote_tolerance_bp: p.quote_tolerance_bp,
+        trading_hours: p.trading_hours,
+        enabled: p.enabled === 1,
+        sort: p.sort,
+        durations: p.durations.map((d) => ({ seconds: d.seconds, profit_rate_bp: d.profit_rate_bp, min_amount: usdt(d.min_stake_micro), max_amount: usdt(d.max_stake_micro) })),
+      })),
+    );
+  })
+  .post("/products/save", async (c) => {
+    const b = read(c, ProductBody);
+    if (b.durations.some((d) => d.max_amount < d.min_amount)) throw new ApiError("errors.invalid_field", 200, { field: "durations" });
+    if (new Set(b.durations.map((d) => d.seconds)).size !== b.durations.length) throw new ApiError("errors.invalid_field", 200, { field: "durations" });
+    const saved = await saveProduct(
+      c.get("db"),
+      c.get("operator").id,
+      {
+        symbol: b.symbol,
+        name: b.name,
+        feed_symbol: b.feed_symbol,
+        start_price_e8: b.start_price,
+        tick_size_e8: b.tick_size,
+        fee_rate_bp: b.fee_rate_bp,
+        quote_tolerance_bp: b.quote_tolerance_bp,
+        trading_hours: b.trading_hours,
+        enabled: b.enabled,
+        sort: b.sort,
+        durations: b.durations.map((d) => ({ seconds: d.seconds, profit_rate_bp: d.profit_rate_bp, min_stake_micro: d.min_amount, max_stake_micro: d.max_amount })),
+      },
+      b.reason,
+      Date.now(),
+    );
+    return ok(c, { id: saved.id }, "errors.saved");
+  });
