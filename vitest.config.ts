@@ -13,7 +13,7 @@ export default defineConfig({
       },
       {
         // Node tests that start their own `wrangler dev` (the real-exchange adapter).
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000 },
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: false },
       },
       {
         plugins: [

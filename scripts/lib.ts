@@ -29,9 +29,13 @@ export function serve(cmd: string, args: string[]): ChildProcess {
   return child;
 }
 
-/** Build, migrate and seed a local state directory (the same steps for start, dev and e2e). */
-export async function prepare(persistTo: string) {
-  await run(bin("remix"), ["build"]);
+/**
+ * Build, migrate and seed a local state directory (the same steps for start, dev and e2e).
+ * Tests that run beside others pass `build: false`: `npm test` builds once, first, so no two
+ * builds ever write the shared output at the same time.
+ */
+export async function prepare(persistTo: string, opts: { build?: boolean } = {}) {
+  if (opts.build !== false) await run(bin("remix"), ["build"]);
   await run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
   await run(bin("tsx"), ["scripts/seed.ts", "--persist-to", persistTo]);
 }

@@ -5,5 +5,6 @@ import { prepare, wranglerDev } from "./lib";
 export const E2E_PORT = process.env.E2E_PORT ?? "8799";
 const state = ".wrangler/e2e";
 rmSync(state, { recursive: true, force: true });
-await prepare(state);
+// `npm test` has built already; a standalone `npx playwright test` builds here.
+await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });
 wranglerDev(E2E_PORT, state);

@@ -36,7 +36,7 @@ try {
   failures.push("vitest");
 }
 try {
-  await run(bin("playwright"), ["test"], { env: { ...quietEnv, CHROMIUM_PATH: chromium } });
+  await run(bin("playwright"), ["test"], { env: { ...quietEnv, CHROMIUM_PATH: chromium, PROOFLINE_BUILT: "1" } });
 } catch {
   failures.push("playwright");
 }

@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   const upstreamPort = (upstream.address() as AddressInfo).port;
   rmSync(STATE, { recursive: true, force: true });
-  await prepare(STATE);
+  await prepare(STATE, { build: false });
   server = spawn(
     bin("wrangler"),
     ["dev", "--ip", "127.0.0.1", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local", "--var", "PRICE_FEED:binance", "--var", `PRICE_FEED_URL:ws://127.0.0.1:${upstreamPort}`],
