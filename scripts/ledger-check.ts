@@ -8,10 +8,11 @@ import { getDb } from "../worker/db/client";
 import { formatAmount } from "../worker/domain/ledger/amount";
 import { checkLedger } from "../worker/domain/ledger/check";
 import type { Env } from "../worker/env";
+import { PLATFORM_CONFIG } from "./lib";
 
 const i = process.argv.indexOf("--persist-to");
 const persistTo = i > 0 ? process.argv[i + 1] : ".wrangler/state";
-const { env, dispose } = await getPlatformProxy<Env>({ persist: { path: `${persistTo}/v3` } });
+const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
 try {
   const r = await checkLedger(getDb(env.DB));
   console.log(`accounts:            ${r.accounts}`);

@@ -10,6 +10,9 @@ export const quietEnv = {
 
 export const bin = (name: string) => `node_modules/.bin/${name}`;
 
+/** The D1/R2-only config for getPlatformProxy in Node scripts (see the file). */
+export const PLATFORM_CONFIG = "scripts/platform.wrangler.toml";
+
 /** Runs a command with inherited output; rejects on a non-zero exit. */
 export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import { createOperator } from "../worker/domain/identity/operators";
 import { hashPassword } from "../worker/domain/identity/password";
 import { isValidAccount, isValidPassword, normalizeAccount } from "../worker/domain/identity/rules";
 import type { Env } from "../worker/env";
+import { PLATFORM_CONFIG } from "./lib";
 
 const args = process.argv.slice(2);
 const i = args.indexOf("--persist-to");
@@ -31,7 +32,7 @@ if (printSql) {
     `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(normalizeAccount(account))}, ${q(hashPassword(password))}, 1, ${Date.now()});`,
   );
 } else {
-  const { env, dispose } = await getPlatformProxy<Env>({ persist: { path: `${persistTo}/v3` } });
+  const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
   try {
     const r = await createOperator(getDb(env.DB), { account, password }, Date.now());
     if (r.status !== "ok") {
