@@ -8,22 +8,11 @@ import { Empty } from "../components/nav";
 import { useUi } from "../components/ui";
 import { adminApi, adminApiOrLogin } from "../lib/admin.server";
 import { formatDateTime } from "../lib/format";
+import type { StatementLine } from "../lib/money";
 export { clientAction } from "../lib/client-action";
 export { shouldRevalidate } from "../lib/revalidate";
 
-type Line = {
-  id: number;
-  account: string;
-  code: string;
-  ref_type: string;
-  ref_id: string;
-  amount: string;
-  amount_micro: number;
-  balance_after: string;
-  balance_after_micro: number;
-  counterparty: string;
-  created_at: number;
-};
+type Line = StatementLine;
 type Balances = { available: string; locked_trade: string; locked_pool: string; locked_withdrawal: string; total: string };
 type Ledger = { user: { id: number; account: string }; balances: Balances; items: Line[]; total: number };
 type Adjustment = { id: number; user_id: number; direction: "credit" | "debit"; amount_micro: number; reason: string; status: string; requested_by: number; created_at_ms: number };
