@@ -118,7 +118,7 @@ describe("settlement survives a crash", () => {
 
     // Exactly once: one settlement transfer of the stake per order, and the books balance.
     const ledger = await fetch(`${BASE}/api/admin/users/${user_id}/ledger?row=100`, { headers: { token: op } }).then((r) => r.json() as Promise<any>);
-    const settle = ledger.data.items.filter((l: { code: string; ref_type: string }) => l.ref_type === "order" && /^trade_(loss|stake_return|tie_refund|void_refund)$/.test(l.code) && l.account === "locked_trade");
+    const settle = ledger.data.items.filter((l: { code: string; ref_type: string; account: string }) => l.ref_type === "order" && /^trade_(loss|stake_return|tie_refund|void_refund)$/.test(l.code) && l.account === "locked_trade");
     for (const id of ids) expect(settle.filter((l: { ref_id: string }) => l.ref_id === String(id))).toHaveLength(1);
     const check = await fetch(`${BASE}/api/admin/ledger/check`, { headers: { token: op } }).then((r) => r.json() as Promise<any>);
     expect(check.data.ok).toBe(true);
