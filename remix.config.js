@@ -16,7 +16,10 @@ export default {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,
     v3_throwAbortReason: true,
-    v3_lazyRouteDiscovery: true,
+    // Off on purpose: with it, a client navigation right after a fetcher action sometimes aborted
+    // its /__manifest request and left a blank page (README, Decisions). The whole manifest is
+    // small (about 40 routes), so it ships up front.
+    v3_lazyRouteDiscovery: false,
     v3_singleFetch: true,
   },
 };
