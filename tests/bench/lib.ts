@@ -3,7 +3,7 @@
  * fresh local state that the benches start, use and always stop again.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { bin, quietEnv } from "../../scripts/lib";
@@ -98,6 +98,15 @@ export function loadLine(): string {
   return `load average ${a.toFixed(2)} ${b.toFixed(2)} ${c.toFixed(2)} on ${n} cores${busy}`;
 }
 
+/** Prints what the server logged besides requests (most frequent first), if anything. */
+export function printServerLog(server: Server, since: number, label: string, max = 8): void {
+  const counts = [...server.logSince(since)].sort((a, b) => b[1] - a[1]);
+  if (!counts.length) return;
+  console.log(`${label}: wrangler/workerd printed (besides the request log):`);
+  for (const [line, n] of counts.slice(0, max)) console.log(`  x${n}  ${line}`);
+  if (counts.length > max) console.log(`  ... and ${counts.length - max} other lines`);
+}
+
 export const sleep = (ms_: number) => new Promise<void>((r) => setTimeout(r, ms_));
 
 /** Runs `fn` over `items` with at most `concurrency` at a time; results in input order. */
@@ -124,14 +133,18 @@ export async function closedLoop(
   concurrency: number,
   duration_ms: number,
   send: (worker: number, n: number) => Promise<TimedResponse>,
-): Promise<{ ms: number[]; ok: number; errors: Map<string, number>; elapsed_ms: number }> {
+): Promise<{ ms: number[]; ok: number; errors: Map<string, number>; errorMs: Map<string, number[]>; errorAt: Map<string, number[]>; elapsed_ms: number }> {
   const times: number[] = [];
   const errors = new Map<string, number>();
+  /** Per error reason: how long those requests took, and when (ms after the start) they were sent. */
+  const errorMs = new Map<string, number[]>();
+  const errorAt = new Map<string, number[]>();
   let ok = 0;
   const start = performance.now();
   const deadline = start + duration_ms;
   const loop = async (w: number) => {
     for (let n = 0; performance.now() < deadline; n++) {
+      const sent = performance.now();
       try {
         const r = await send(w, n);
         times.push(r.ms);
@@ -139,6 +152,8 @@ export async function closedLoop(
         else {
           const reason = `HTTP ${r.status} ${(r.body?.data as { error?: string } | null)?.error ?? ""} ${r.body?.msg ?? `(no envelope) ${r.text ?? ""}`}`.replace(/\s+/g, " ").trim();
           errors.set(reason, (errors.get(reason) ?? 0) + 1);
+          errorMs.set(reason, [...(errorMs.get(reason) ?? []), r.ms]);
+          errorAt.set(reason, [...(errorAt.get(reason) ?? []), sent - start]);
         }
       } catch (err) {
         const reason = `network: ${String((err as Error)?.cause ?? err).slice(0, 120)}`;
@@ -147,7 +162,7 @@ export async function closedLoop(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, (_, w) => loop(w)));
-  return { ms: times, ok, errors, elapsed_ms: performance.now() - start };
+  return { ms: times, ok, errors, errorMs, errorAt, elapsed_ms: performance.now() - start };
 }
 
 // ---------------------------------------------------------------- server
@@ -158,7 +173,19 @@ export async function closedLoop(
  * restarts it mid-bench (requests in flight answer 503 "Your worker restarted mid-request",
  * WebSockets drop); the benches report it next to their figures.
  */
-export type Server = { baseUrl: string; pid: number; stop: () => Promise<void>; restarts: () => number };
+export type Server = {
+  baseUrl: string;
+  pid: number;
+  stop: () => Promise<void>;
+  restarts: () => number;
+  /**
+   * What wrangler/workerd printed since `since` other than the request log: errors and
+   * warnings of the Worker, counted by message (digits blurred so alike lines count together).
+   */
+  logSince: (since: number) => Map<string, number>;
+  /** A mark for `logSince`. */
+  logMark: () => number;
+};
 
 const HOST = "127.0.0.1";
 
@@ -169,15 +196,6 @@ export async function stopAllServers(): Promise<void> {
   await Promise.all([...running].map((s) => s.stop()));
 }
 
-/**
- * Builds, migrates and seeds a fresh state directory with the same `prepare` as
- * scripts/serve-e2e.ts, then starts `wrangler dev` on it with the same flags as
- * scripts/lib.ts `wranglerDev` and waits until `GET /api/health` answers.
- *
- * Unlike `wranglerDev`, the child gets its own process group (detached): wrangler starts
- * workerd as a grandchild, and signalling the group stops both, without touching any other
- * wrangler the developer has running.
- */
 /** Ports the benches may use (8787-8799 belong to dev, e2e and other engineers' servers). */
 export const BENCH_PORTS = [8780, 8781, 8782, 8783, 8784, 8785] as const;
 
@@ -229,25 +247,63 @@ function runQuiet(cmd: string, args: string[]): Promise<void> {
   });
 }
 
+/**
+ * The Worker as it is now, frozen: bundled once (`wrangler deploy --dry-run`, the production
+ * bundle, build/server included) with a copy of public/. `wrangler dev` watches what it
+ * bundles and public/, so on a shared tree every edit or `remix build` by someone else would
+ * restart the server mid-bench (WebSockets dropped, requests answered 503 "Your worker
+ * restarted mid-request"); a snapshot started with `--no-bundle` only watches our copy.
+ */
+export type Snapshot = { script: string; assets: string };
+
+export async function snapshotWorker(dir: string, entry?: string): Promise<Snapshot> {
+  rmSync(dir, { recursive: true, force: true });
+  await runQuiet(bin("wrangler"), ["deploy", "--dry-run", "--outdir", `${dir}/worker`, ...(entry ? [entry] : [])]);
+  const script = readdirSync(`${dir}/worker`).find((f) => f.endsWith(".js"));
+  if (!script) throw new Error(`wrangler deploy --dry-run wrote no script into ${dir}/worker`);
+  cpSync("public", `${dir}/public`, { recursive: true });
+  return { script: `${dir}/worker/${script}`, assets: `${dir}/public` };
+}
+
+/**
+ * Builds, migrates and seeds a fresh state directory with the same steps as scripts/lib.ts
+ * `prepare` (unless `skipPrepare`), then starts `wrangler dev` on it with the same flags as
+ * scripts/lib.ts `wranglerDev`, on a frozen snapshot of the Worker (see `Snapshot`), and
+ * waits until `GET /api/health` answers.
+ *
+ * Unlike `wranglerDev`, the child gets its own process group (detached): wrangler starts
+ * workerd as a grandchild, and signalling the group stops both, without touching any other
+ * wrangler the developer has running.
+ */
 export async function startServer(opts: {
   port: number;
   stateDir: string;
   /** Skip the Remix build + migrations + seed (state dir kept as is). Default false. */
   skipPrepare?: boolean;
-  /** Another entry than wrangler.toml's `main` (a bench-only Worker on the same bindings). */
-  entry?: string;
+  /** The frozen Worker to run; default: a snapshot of wrangler.toml's `main` taken now. */
+  snapshot?: Snapshot;
   ready_timeout_ms?: number;
 }): Promise<Server> {
   const { port, stateDir } = opts;
   const baseUrl = `http://${HOST}:${port}`;
   // Checked before anything else: if another server holds the port we would measure that one.
-  await assertPortFree(port);
+  // A few seconds of patience: a workerd we just stopped on this port may still be exiting.
+  for (let waited = 0; ; waited += 250) {
+    try {
+      await assertPortFree(port);
+      break;
+    } catch (err) {
+      if (waited >= 5_000) throw err;
+      await sleep(250);
+    }
+  }
 
   if (!opts.skipPrepare) await prepareState(stateDir);
+  const snapshot = opts.snapshot ?? (await snapshotWorker(`${stateDir}.snapshot`));
 
   const child = spawn(
     bin("wrangler"),
-    ["dev", ...(opts.entry ? [opts.entry] : []), "--ip", HOST, "--port", String(port), "--persist-to", stateDir, "--var", "APP_ENV:local"],
+    ["dev", snapshot.script, "--no-bundle", "--assets", snapshot.assets, "--ip", HOST, "--port", String(port), "--persist-to", stateDir, "--var", "APP_ENV:local"],
     { env: quietEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   if (child.pid === undefined) throw new Error("wrangler dev: could not spawn");
@@ -259,9 +315,17 @@ export async function startServer(opts: {
   const tail: string[] = [];
   let reloads = 0;
   let readyReloads = 0;
+  const notes: string[] = [];
   const keep = (chunk: Buffer) => {
     const text = chunk.toString();
     reloads += text.split("Reloading local server").length - 1;
+    for (const line of text.split("\n")) {
+      // eslint-disable-next-line no-control-regex
+      const plain = line.replace(/\x1b\[[0-9;]*m/g, "").trim();
+      // The request log ("[wrangler:info] GET /api/health 200 OK (3ms)") is not news.
+      if (!plain || /^\[wrangler:info\] [A-Z]+ \S+ \d{3}\b/.test(plain)) continue;
+      if (notes.length < 5_000) notes.push(plain.slice(0, 200));
+    }
     tail.push(...text.split("\n").filter(Boolean));
     if (tail.length > 60) tail.splice(0, tail.length - 60);
   };
@@ -269,7 +333,21 @@ export async function startServer(opts: {
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
-  const server: Server = { baseUrl, pid, stop: () => stopGroup(child, exited, () => running.delete(server)), restarts: () => reloads - readyReloads };
+  const server: Server = {
+    baseUrl,
+    pid,
+    stop: () => stopGroup(child, exited, () => running.delete(server)),
+    restarts: () => reloads - readyReloads,
+    logMark: () => notes.length,
+    logSince: (since) => {
+      const counts = new Map<string, number>();
+      for (const line of notes.slice(since)) {
+        const key = line.replace(/\d+/g, "#");
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      return counts;
+    },
+  };
   running.add(server);
 
   try {
@@ -344,9 +422,9 @@ export type Envelope = { code: 0 | 1; msg: string; data: unknown };
 export type TimedResponse = { ms: number; status: number; body: Envelope | null; text?: string };
 
 /** One request, timed from send to the fully read body (what a client waits for). */
-export async function timedRequest(url: string, init: RequestInit = {}): Promise<TimedResponse> {
+export async function timedRequest(url: string, init: RequestInit = {}, timeout_ms = 15_000): Promise<TimedResponse> {
   const start = performance.now();
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeout_ms) });
   const text = await res.text();
   const elapsed = performance.now() - start;
   let body: Envelope | null = null;
@@ -358,12 +436,12 @@ export async function timedRequest(url: string, init: RequestInit = {}): Promise
   return { ms: elapsed, status: res.status, body };
 }
 
-export function postJson(url: string, data: unknown, headers: Record<string, string> = {}) {
-  return timedRequest(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(data) });
+export function postJson(url: string, data: unknown, headers: Record<string, string> = {}, timeout_ms = 15_000) {
+  return timedRequest(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(data) }, timeout_ms);
 }
 
 /** `data` of a `{code: 1}` answer, or an error naming the request and what came back. */
 export function dataOf<T>(what: string, r: TimedResponse): T {
-  if (r.status !== 200 || r.body?.code !== 1) throw new Error(`${what}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.status !== 200 || r.body?.code !== 1) throw new Error(`${what}: HTTP ${r.status} ${r.body ? JSON.stringify(r.body) : (r.text ?? "")}`);
   return r.body.data as T;
 }
