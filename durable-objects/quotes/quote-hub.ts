@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../../worker/db/client";
-import { decide, dueOrders, writeSettlements } from "../../worker/domain/trades/orders";
+import { decide, dueOrders, writeSettlements, type Order } from "../../worker/domain/trades/orders";
 import { formatPriceE8, type Tick } from "../../worker/domain/trades/settlement";
 import type { Env } from "../../worker/env";
 import { encode, parseClientMessage, type ServerMessage } from "../protocol";
@@ -195,19 +195,27 @@ export class QuoteHub extends DurableObject<Env> {
       const from = Math.min(...due.map((o) => Math.min(o.entry_tick_ts_ms, o.delivery_at_ms))) - 15_000;
       const to = Math.max(...due.map((o) => o.delivery_at_ms)) + 5_000;
       const ticks = await this.ticks(from, to);
-      const r = await writeSettlements(db, due.map((o) => decide(o, ticks)), now);
+      const decided = due.map((o) => decide(o, ticks));
+      const r = await writeSettlements(db, decided, now);
       total = { settled: total.settled + r.settled, already: total.already + r.already };
-      const notices = due.map((o) => this.notify(o.user_id, o.id));
-      await Promise.allSettled(notices);
+      // One notice per user per pass, carrying the outcomes we just computed (no re-read).
+      const byUser = new Map<number, { order_id: number; status: Order["status"] }[]>();
+      for (const s of decided) {
+        const list = byUser.get(s.order.user_id) ?? [];
+        list.push({ order_id: s.order.id, status: s.outcome.status });
+        byUser.set(s.order.user_id, list);
+      }
+      await Promise.allSettled([...byUser].map(([user_id, outcomes]) => this.notify(user_id, outcomes)));
       if (due.length < 500) break;
     }
     return total;
   }
 
-  private async notify(user_id: number, order_id: number) {
+  private async notify(user_id: number, outcomes: { order_id: number; status: Order["status"] }[]) {
     const channel = this.env.USER_CHANNEL.get(this.env.USER_CHANNEL.idFromName(String(user_id)));
-    const order = await getDb(this.env.DB).query.orders.findFirst({ where: (o, { eq }) => eq(o.id, order_id), columns: { status: true } });
-    if (order) await channel.publish({ type: "order", order_id, status: order.status });
+    // The last order's result, then one balance notice: the page reloads its lists once.
+    const last = outcomes[outcomes.length - 1];
+    await channel.publish({ type: "order", order_id: last.order_id, status: last.status });
     await channel.publish({ type: "balance", reason: "trade" });
   }
 

@@ -193,12 +193,12 @@ function settlementStatements(db: Db, s: Settlement, now_ms: number): BatchItem<
 }
 
 /**
- * Writes settlements, many orders per D1 batch (fast when thousands are due at once). If a
+ * Writes settlements, 200 orders per D1 batch (fast when thousands are due at once). If a
  * batch is refused because one of its orders was already settled (an alarm ran twice, or the
  * sweep got there first), the orders are retried one by one, and the settled ones are skipped:
  * every order settles exactly once.
  */
-export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, chunk = 50): Promise<{ settled: number; already: number }> {
+export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, chunk = 200): Promise<{ settled: number; already: number }> {
   let settled = 0;
   let already = 0;
   for (let i = 0; i < items.length; i += chunk) {
