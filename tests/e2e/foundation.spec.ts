@@ -33,6 +33,8 @@ test("register with WELCOME, land on home, switch to Thai, log out", async ({ pa
   await page.getByRole("radio", { name: "ไทย" }).click();
   // The page reloads in Thai.
   await expect(page.locator("html")).toHaveAttribute("lang", "th");
+  // The reloaded page answers clicks only once React has hydrated it.
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
   await expect(page.getByRole("heading", { name: th_me.settings_title })).toBeVisible();
   await expect(page.getByRole("radio", { name: "ไทย" })).toHaveAttribute("aria-checked", "true");
 
