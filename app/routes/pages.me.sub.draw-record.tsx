@@ -2,11 +2,10 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CopyValue } from "../components/money/copy-value";
-import { LoadMore } from "../components/money/load-more";
+import { RecordList } from "../components/money/record-list";
 import { LocalTime } from "../components/money/local-time";
-import { Notice } from "../components/money/notice";
 import { StatusBadge, type StatusTone } from "../components/money/status-badge";
-import { AppLink, Empty, Screen } from "../components/nav";
+import { AppLink, Screen } from "../components/nav";
 import { useUi } from "../components/ui";
 import { api, apiOrLogin } from "../lib/api.server";
 import { formatUsdt } from "../lib/format";
@@ -41,28 +40,19 @@ export default function WithdrawalRecords() {
   const { items, total, pages, error } = useLoaderData<typeof loader>();
   return (
     <Screen title={t("draw_record.title")} back>
-      {error ? (
-        <Notice tone="bad">
-          <p>{error}</p>
-        </Notice>
-      ) : null}
-      {items.length === 0 ? (
-        <section className="card">
-          <Empty />
-          <div className="m-empty-actions">
-            <AppLink to="/pages/me/sub/draw-money" className="btn btn-primary">
-              {t("draw_record.go_withdraw")}
-            </AppLink>
-          </div>
-        </section>
-      ) : (
-        <ul className="m-list" aria-label={t("draw_record.title")}>
-          {items.map((w) => (
-            <WithdrawalRow key={w.id} w={w} />
-          ))}
-        </ul>
-      )}
-      <LoadMore pages={pages} total={total} count={items.length} />
+      <RecordList
+        label={t("draw_record.title")}
+        items={items}
+        error={error}
+        pages={pages}
+        total={total}
+        emptyAction={
+          <AppLink to="/pages/me/sub/draw-money" className="btn btn-primary">
+            {t("draw_record.go_withdraw")}
+          </AppLink>
+        }
+        renderItem={(w) => <WithdrawalRow key={w.id} w={w} />}
+      />
     </Screen>
   );
 }

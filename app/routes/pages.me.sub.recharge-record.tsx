@@ -1,11 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LoadMore } from "../components/money/load-more";
+import { RecordList } from "../components/money/record-list";
 import { LocalTime } from "../components/money/local-time";
-import { Notice } from "../components/money/notice";
 import { StatusBadge, type StatusTone } from "../components/money/status-badge";
-import { AppLink, Empty, Screen } from "../components/nav";
+import { AppLink, Screen } from "../components/nav";
 import { apiOrLogin } from "../lib/api.server";
 import { formatUsdt } from "../lib/format";
 import { loadPages, PAGE_ROWS, pagesParam, type DepositItem, type DepositStatus, type Paged } from "../lib/money";
@@ -32,28 +31,19 @@ export default function RechargeRecords() {
   const { items, total, pages, error } = useLoaderData<typeof loader>();
   return (
     <Screen title={t("recharge_record.title")} back>
-      {error ? (
-        <Notice tone="bad">
-          <p>{error}</p>
-        </Notice>
-      ) : null}
-      {items.length === 0 ? (
-        <section className="card">
-          <Empty />
-          <div className="m-empty-actions">
-            <AppLink to="/pages/me/sub/stored" className="btn btn-primary">
-              {t("recharge_record.go_recharge")}
-            </AppLink>
-          </div>
-        </section>
-      ) : (
-        <ul className="m-list" aria-label={t("recharge_record.title")}>
-          {items.map((d) => (
-            <DepositRow key={d.id} d={d} />
-          ))}
-        </ul>
-      )}
-      <LoadMore pages={pages} total={total} count={items.length} />
+      <RecordList
+        label={t("recharge_record.title")}
+        items={items}
+        error={error}
+        pages={pages}
+        total={total}
+        emptyAction={
+          <AppLink to="/pages/me/sub/stored" className="btn btn-primary">
+            {t("recharge_record.go_recharge")}
+          </AppLink>
+        }
+        renderItem={(d) => <DepositRow key={d.id} d={d} />}
+      />
     </Screen>
   );
 }

@@ -1,11 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LoadMore } from "../components/money/load-more";
+import { RecordList } from "../components/money/record-list";
 import { LocalTime } from "../components/money/local-time";
 import { useLedgerWords } from "../components/money/ledger-words";
-import { Notice } from "../components/money/notice";
-import { AppLink, Empty, Screen } from "../components/nav";
+import { AppLink, Screen } from "../components/nav";
 import { apiOrLogin } from "../lib/api.server";
 import { formatSigned, formatUsdtExact, loadPages, PAGE_ROWS, pagesParam, type Paged, type StatementLine } from "../lib/money";
 import { useRootData } from "../root";
@@ -31,23 +30,15 @@ export default function Statement() {
   return (
     <Screen title={t("record.title")} back>
       <p className="muted m-intro">{t("record.intro")}</p>
-      {error ? (
-        <Notice tone="bad">
-          <p>{error}</p>
-        </Notice>
-      ) : null}
-      {items.length === 0 ? (
-        <section className="card">
-          <Empty />
-        </section>
-      ) : (
-        <ul className="card m-lines" aria-label={t("record.title")}>
-          {items.map((l) => (
-            <LineRow key={`${l.id}:${l.account}`} l={l} />
-          ))}
-        </ul>
-      )}
-      <LoadMore pages={pages} total={total} count={items.length} />
+      <RecordList
+        label={t("record.title")}
+        items={items}
+        error={error}
+        pages={pages}
+        total={total}
+        listClassName="card m-lines"
+        renderItem={(l) => <LineRow key={`${l.id}:${l.account}`} l={l} />}
+      />
     </Screen>
   );
 }
