@@ -32,8 +32,16 @@ export const ServerMessage = z.discriminatedUnion("type", [
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
-/** Client → server. */
-export const ClientMessage = z.discriminatedUnion("type", [z.object({ type: z.literal("ping") })]);
+/**
+ * Client → server. `changed`: this page just changed the user's money (it placed an order);
+ * the user's channel tells the user's other open pages to reload their balance. Placing an
+ * order is the hottest money path, so the page that already knows tells its siblings, instead
+ * of the server calling the user's channel for every order.
+ */
+export const ClientMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ping") }),
+  z.object({ type: z.literal("changed"), reason: z.enum(["trade"]) }),
+]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
 export function parseServerMessage(raw: unknown): ServerMessage | null {

@@ -1,13 +1,42 @@
 import type { HubConfig } from "../durable-objects/quotes/quote-hub";
 import type { Product } from "./domain/trades/orders";
 import type { Env } from "./env";
+import type { Db } from "./db/client";
+import { products } from "./db/schema";
+import { eq } from "drizzle-orm";
+
+type HubProduct = Pick<Product, "symbol" | "feed_symbol" | "start_price_e8" | "tick_size_e8">;
+
+export function hubConfig(product: HubProduct): HubConfig {
+  return { symbol: product.symbol, feed_symbol: product.feed_symbol, start_price_e8: product.start_price_e8, tick_size_e8: product.tick_size_e8 };
+}
+
+export function hubStub(env: Env, symbol: string) {
+  return env.QUOTE_HUB.get(env.QUOTE_HUB.idFromName(symbol));
+}
 
 /** The QuoteHub of a product's symbol, started and told its configuration. */
-export async function hubFor(env: Env, product: Pick<Product, "symbol" | "feed_symbol" | "start_price_e8" | "tick_size_e8">) {
-  const hub = env.QUOTE_HUB.get(env.QUOTE_HUB.idFromName(product.symbol));
-  const config: HubConfig = { symbol: product.symbol, feed_symbol: product.feed_symbol, start_price_e8: product.start_price_e8, tick_size_e8: product.tick_size_e8 };
-  await hub.ensure(config);
+export async function hubFor(env: Env, product: HubProduct) {
+  const hub = hubStub(env, product.symbol);
+  await hub.ensure(hubConfig(product));
   return hub;
+}
+
+/**
+ * Which hub serves a product id. A product's id and symbol never change (saves upsert by
+ * symbol), so the route is kept for the isolate's life; only the hub decides with the
+ * product's current rules. Saves one database read per order.
+ */
+const routes = new Map<number, HubConfig>();
+
+export async function hubConfigForProduct(db: Db, product_id: number): Promise<HubConfig | null> {
+  const known = routes.get(product_id);
+  if (known) return known;
+  const product = await db.query.products.findFirst({ where: eq(products.id, product_id) });
+  if (!product) return null;
+  const config = hubConfig(product);
+  routes.set(product_id, config);
+  return config;
 }
 
 /** "BTC-USDT", "btcusdt", "BTC/USDT" all name BTC/USDT. */

@@ -1,7 +1,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { useEffect, useRef } from "react";
-import { parseServerMessage } from "../../durable-objects/protocol";
+import { encode, parseServerMessage } from "../../durable-objects/protocol";
 
 /**
  * Keeps the signed-in user's pages live: a reconnecting WebSocket to their channel
@@ -9,6 +9,13 @@ import { parseServerMessage } from "../../durable-objects/protocol";
  * shown always comes from the ledger. Also tracks the server clock offset for countdowns.
  */
 export const serverClock = { offset_ms: 0 };
+
+let openSocket: ReconnectingWebSocket | null = null;
+
+/** This page changed the user's money: the user's other open pages reload their balance. */
+export function announceChange(reason: "trade") {
+  if (openSocket?.readyState === ReconnectingWebSocket.OPEN) openSocket.send(encode({ type: "changed", reason }));
+}
 
 export function useUserChannel(signedIn: boolean) {
   const revalidator = useRevalidator();
@@ -24,6 +31,10 @@ export function useUserChannel(signedIn: boolean) {
       if (message.type === "hello" || message.type === "pong") serverClock.offset_ms = message.server_time_ms - Date.now();
       if (message.type === "balance") revalidate.current();
     });
-    return () => socket.close();
+    openSocket = socket;
+    return () => {
+      if (openSocket === socket) openSocket = null;
+      socket.close();
+    };
   }, [signedIn]);
 }

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../../worker/db/client";
-import { decide, dueOrders, writeSettlements, type Order } from "../../worker/domain/trades/orders";
+import { checkOrder, decide, dueOrders, getProductBySymbol, replayOf, writeOrders, writeSettlements, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
 import { formatPriceE8, type Tick } from "../../worker/domain/trades/settlement";
 import type { Env } from "../../worker/env";
 import { encode, parseClientMessage, type ServerMessage } from "../protocol";
@@ -16,6 +16,10 @@ const TICK_RETENTION_MS = 6 * 3600_000;
 const CANDLE_RETENTION_MS = 8 * DAY_MS;
 /** A delivery is settled once a tick at or after it exists, or this long after it regardless. */
 const SETTLE_WAIT_MS = 5_000;
+/** The product's rules are re-read at least this often (a console save also reloads them at once). */
+const PRODUCT_FRESH_MS = 5_000;
+/** At most this many orders in one group-commit batch (7 statements each). */
+const ORDER_GROUP_MAX = 25;
 
 /**
  * One per symbol: the price feed's ticks and 1-minute candles (in this object's own SQLite
@@ -28,6 +32,11 @@ export class QuoteHub extends DurableObject<Env> {
   private sim: SimulatedFeed | null = null;
   private upstream: WebSocket | null = null;
   private lastQuoteSentMs = 0;
+  private started = false;
+  private product: { row: ProductWithDurations | null; loaded_at_ms: number } | null = null;
+  private productLoading: Promise<ProductWithDurations | null> | null = null;
+  private pending: { order: CheckedOrder; done: (r: PlaceResult | Error) => void }[] = [];
+  private writing = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -56,12 +65,70 @@ export class QuoteHub extends DurableObject<Env> {
 
   /** Called by the Worker before use: remembers the product and starts the beat. */
   async ensure(config: HubConfig): Promise<void> {
+    if (this.started && this.config?.symbol === config.symbol) return;
     if (!this.config || this.config.symbol !== config.symbol) {
       this.config = config;
       this.setMeta("config", config);
     }
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + 10);
     if (this.latestTick() === null && this.simulated) this.backfill(Date.now());
+    this.started = true;
+  }
+
+  /** A console save changed the product: take its rules (and feed settings) from D1 now. */
+  async reload(config: HubConfig): Promise<void> {
+    this.config = config;
+    this.setMeta("config", config);
+    this.product = null;
+    await this.ensure(config);
+  }
+
+  /**
+   * Places an order at this symbol's latest tick, checked against the product's current rules.
+   * Orders that arrive while a write is in flight are written together in the next batch.
+   */
+  async place(config: HubConfig, input: PlaceOrder): Promise<PlaceResult> {
+    await this.ensure(config);
+    const product = await this.currentProduct();
+    const now = Date.now();
+    const checked = checkOrder(product, input, await this.latest(), now);
+    if (checked.status !== "ok") return (await replayOf(getDb(this.env.DB), input)) ?? checked;
+    const result = await new Promise<PlaceResult | Error>((done) => {
+      this.pending.push({ order: checked.order, done });
+      if (!this.writing) void this.writePending();
+    });
+    if (result instanceof Error) throw result;
+    return result;
+  }
+
+  private async writePending() {
+    this.writing = true;
+    try {
+      while (this.pending.length > 0) {
+        const group = this.pending.splice(0, ORDER_GROUP_MAX);
+        try {
+          const results = await writeOrders(getDb(this.env.DB), group.map((g) => g.order));
+          group.forEach((g, i) => g.done(results[i]));
+        } catch (err) {
+          for (const g of group) g.done(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async currentProduct(): Promise<ProductWithDurations | null> {
+    if (this.product && Date.now() - this.product.loaded_at_ms < PRODUCT_FRESH_MS) return this.product.row;
+    this.productLoading ??= getProductBySymbol(getDb(this.env.DB), this.config!.symbol)
+      .then((row) => {
+        this.product = { row, loaded_at_ms: Date.now() };
+        return row;
+      })
+      .finally(() => {
+        this.productLoading = null;
+      });
+    return this.productLoading;
   }
 
   /** The latest tick, made fresh first when the simulation has been idle. */

@@ -34,6 +34,18 @@ export class UserChannel extends DurableObject {
     const message = parseClientMessage(raw);
     if (!message) return ws.close(1003, "unsupported message");
     if (message.type === "ping") ws.send(encode({ type: "pong", server_time_ms: Date.now() }));
+    if (message.type === "changed") {
+      // Only to the user's own other pages: nothing reaches anyone else from here.
+      const text = encode({ type: "balance", reason: message.reason });
+      for (const other of this.ctx.getWebSockets()) {
+        if (other === ws) continue;
+        try {
+          other.send(text);
+        } catch {
+          // closing
+        }
+      }
+    }
   }
 
   async webSocketClose(ws: WebSocket, code: number) {

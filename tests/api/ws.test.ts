@@ -56,6 +56,27 @@ describe("/ws/user", () => {
     cb.ws!.close(1000);
   });
 
+  it("a page that changed the user's money tells the user's other pages, and no one else", async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const phone = await connect({ cookie: await cookieFor(a.token) });
+    const laptop = await connect({ cookie: await cookieFor(a.token) });
+    const other = await connect({ cookie: await cookieFor(b.token) });
+    for (const c of [phone, laptop, other]) expect((await c.next())?.type).toBe("hello");
+    phone.ws!.send(JSON.stringify({ type: "changed", reason: "trade" }));
+    expect(await laptop.next()).toEqual({ type: "balance", reason: "trade" });
+    // The sender and the other user hear nothing before their pong.
+    for (const c of [phone, other]) {
+      c.ws!.send(JSON.stringify({ type: "ping" }));
+      expect((await c.next())?.type).toBe("pong");
+    }
+    // Only the known reasons: anything else is outside the protocol.
+    phone.ws!.send(JSON.stringify({ type: "changed", reason: "<script>" }));
+    const closed = await new Promise<number>((r) => phone.ws!.addEventListener("close", (e) => r(e.code)));
+    expect(closed).toBe(1003);
+    for (const c of [laptop, other]) c.ws!.close(1000);
+  });
+
   it("refuses an upgrade without a valid session, or from another site", async () => {
     expect((await page("/ws/user", { headers: { upgrade: "websocket" } })).status).toBe(401);
     const u = await newUser();

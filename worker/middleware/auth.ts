@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../api/envelope";
 import type { AppEnv } from "../api/types";
-import { getOperator } from "../domain/identity/operators";
-import { resolveSession, type SessionKind } from "../domain/identity/session";
-import { getUser } from "../domain/identity/users";
+import type { Operator } from "../domain/identity/operators";
+import { resolveSessionWith, type SessionKind } from "../domain/identity/session";
+import type { User } from "../domain/identity/users";
 
 /** The session token: the spec's `token` header, or `Authorization: Bearer <token>`. */
 export function tokenFrom(headers: { get(name: string): string | null }): string | null {
@@ -18,17 +18,13 @@ function requireSession(kind: SessionKind): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // Sub-apps mounted on the same prefix may both ask; resolve the session once.
     if (c.get(kind) && c.get("session_token_hash")) return next();
-    const db = c.get("db");
-    const session = await resolveSession(db, kind, tokenFrom(c.req.raw.headers), Date.now());
+    const session = await resolveSessionWith(c.get("db"), kind, tokenFrom(c.req.raw.headers), Date.now());
     const denied = kind === "user" ? "errors.unauthorized" : "errors.operator_required";
-    if (session.status !== "ok") throw new ApiError(denied, 401);
-    if (kind === "user") {
-      const user = await getUser(db, session.subject_id);
-      if (!user) throw new ApiError(denied, 401);
-      c.set("user", user);
-    } else {
-      const operator = await getOperator(db, session.subject_id);
-      if (!operator || operator.enabled !== 1) throw new ApiError(denied, 401);
+    if (session.status !== "ok" || !session.subject) throw new ApiError(denied, 401);
+    if (kind === "user") c.set("user", session.subject as User);
+    else {
+      const operator = session.subject as Operator;
+      if (operator.enabled !== 1) throw new ApiError(denied, 401);
       c.set("operator", operator);
     }
     c.set("session_token_hash", session.token_hash);

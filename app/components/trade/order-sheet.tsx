@@ -6,6 +6,7 @@ import { formatUsdt } from "../../lib/format";
 import { cleanAmountInput, formatUsdtExact } from "../../lib/money";
 import { useQuotes, withLive } from "../../lib/quotes";
 import type { PageEnvelope } from "../../lib/use-envelope";
+import { announceChange } from "../../lib/use-user-channel";
 import { useUi } from "../ui";
 import { formatBp, formatClock, formatCountdown } from "./format";
 import { previewOrder } from "./preview";
@@ -112,6 +113,7 @@ export function OrderSheet({
     if (answer.status === 401) return ui.sessionExpired();
     if (answer.code === 1) {
       ui.toast(answer.msg);
+      announceChange("trade");
       placed.current(answer.data as PlacedOrder);
       return;
     }

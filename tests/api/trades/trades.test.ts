@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../../worker/db/schema";
 import { checkLedger } from "../../../worker/domain/ledger/check";
-import { decide, getProduct, writeSettlements } from "../../../worker/domain/trades/orders";
+import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from "../../../worker/domain/trades/orders";
 import { saveProduct } from "../../../worker/domain/trades/products";
 import { hubFor } from "../../../worker/quotes";
 import { call, db, seed, testEnv } from "../helpers";
@@ -96,6 +96,57 @@ describe("placing orders", () => {
     expect((await call("/api/order/addorder", { ...base, amount: "20", direction: "sideways" }, { token: u.token })).data.error).toBe("direction_invalid");
     expect((await call("/api/order/addorder", { ...base, amount: "50" }, { token: u.token })).data.error).toBe("insufficient_funds");
     expect(await balance(u.token)).toEqual({ available: 50 * USDT, locked: 0 });
+  });
+
+  it("orders arriving together are written together, each with its own answer", async () => {
+    const rich = [];
+    for (let i = 0; i < 5; i++) rich.push(await fundedUser("100"));
+    const poor = await fundedUser("20");
+    const price = await currentPrice(FAST_ID);
+    const body = (key: string) => ({ product_id: FAST_ID, direction: "down", amount: "40", seconds: 2, quote_price: price, client_order_id: key });
+    const keys = rich.flatMap((u, i) => [`grp-${i}-a-${rkey()}`, `grp-${i}-b-${rkey()}`]);
+    const answers = await Promise.all([
+      ...keys.map((k, i) => call("/api/order/addorder", body(k), { token: rich[i >> 1].token })),
+      call("/api/order/addorder", body(rkey("poor")), { token: poor.token }),
+      call("/api/order/addorder", body(keys[0]), { token: rich[0].token }), // a retry racing its original
+    ]);
+    const ids = answers.slice(0, keys.length).map((a) => a.data.id);
+    expect(answers.slice(0, keys.length).every((a) => a.code === 1)).toBe(true);
+    expect(new Set(ids).size).toBe(keys.length);
+    expect(answers[keys.length].data.error).toBe("insufficient_funds");
+    expect(answers[keys.length + 1].data.id).toBe(ids[0]);
+    for (const u of rich) expect(await balance(u.token)).toEqual({ available: 100 * USDT - 2 * 40.4 * USDT, locked: 80 * USDT });
+    expect(await balance(poor.token)).toEqual({ available: 20 * USDT, locked: 0 });
+    expect((await checkLedger(db)).ok).toBe(true);
+  });
+
+  it("a group is one batch; a group with a refused order falls back to one write each", async () => {
+    const a = await fundedUser("100");
+    const b = await fundedUser("20");
+    const product = (await getProduct(db, FAST_ID))!;
+    const latest = { ts_ms: Date.now(), price_e8: 100 * 1e8 };
+    const input = (user_id: number, stake: number) => ({ user_id, product_id: FAST_ID, direction: "up" as const, stake_micro: stake * USDT, seconds: 2, quote_price_e8: latest.price_e8, request_key: `client:${rkey("w")}` });
+    const checked = (user_id: number, stake: number) => {
+      const c = checkOrder(product, input(user_id, stake), latest, Date.now());
+      if (c.status !== "ok") throw new Error(c.status);
+      return c.order;
+    };
+    const batches: number[] = [];
+    const realBatch = db.batch.bind(db);
+    (db as { batch: unknown }).batch = (items: unknown[]) => (batches.push(items.length), realBatch(items as never));
+    try {
+      const good = await writeOrders(db, [checked(a.id, 10), checked(a.id, 10), checked(b.id, 10)]);
+      expect(good.map((r) => r.status)).toEqual(["ok", "ok", "ok"]);
+      expect(batches).toEqual([21]); // 3 orders x (insert + 2 transfers x 3 statements)
+      batches.length = 0;
+      const mixed = await writeOrders(db, [checked(a.id, 10), checked(b.id, 10), checked(a.id, 10)]);
+      expect(mixed.map((r) => r.status)).toEqual(["ok", "insufficient_funds", "ok"]);
+      expect(batches).toEqual([21, 7, 7, 7]);
+    } finally {
+      (db as { batch: unknown }).batch = realBatch;
+    }
+    expect(await balance(a.token)).toEqual({ available: 100 * USDT - 4 * 10.1 * USDT, locked: 40 * USDT });
+    expect((await checkLedger(db)).ok).toBe(true);
   });
 
   it("the confirmation quote shows fee, income, guarantee and the break-even win rate", async () => {
@@ -210,6 +261,16 @@ describe("operators configure markets", () => {
     expect(sol).toMatchObject({ name: "Solana", fee_rate_bp: 80, durations: [{ seconds: 60, profit_rate: 0.87, min_amount: "5.00", max_amount: "500.00" }] });
     const audit = await call("/api/admin/audit", { action: "product." }, { token: op });
     expect(audit.data.items[0]).toMatchObject({ action: "product.create", target: "SOL/USDT", reason: "new market" });
+    // The market's hub takes a console change at once: the next order carries the new rate.
+    const u = await fundedUser("100");
+    const order = async () =>
+      (await call("/api/order/addorder", { product_id: sol.id, direction: "up", amount: "10", seconds: 60, quote_price: (await call("/api/index/product", { id: sol.id })).data.price, client_order_id: rkey("sol") }, { token: u.token })).data.order;
+    expect((await order()).profit_rate_bp).toBe(8700);
+    const changed = { ...body, reason: "rate change", durations: JSON.stringify([{ seconds: 60, profit_rate_bp: 8000, min_amount: "5", max_amount: "500" }]) };
+    expect((await call("/api/admin/products/save", changed, { token: op })).code).toBe(1);
+    expect((await order()).profit_rate_bp).toBe(8000);
+    expect((await call("/api/admin/products/save", { ...changed, enabled: "0" }, { token: op })).code).toBe(1);
+    expect((await call("/api/order/addorder", { product_id: sol.id, direction: "up", amount: "10", seconds: 60, quote_price: "150", client_order_id: rkey("off") }, { token: u.token })).status).toBe(404);
     const keys = Object.keys((await call("/api/admin/products", {}, { token: op })).data[0]);
     expect(keys.some((k) => /outcome|result|win|force/i.test(k))).toBe(false);
   });

@@ -13,6 +13,7 @@ import { ApiError, ok, read } from "../envelope";
 import { amount, int, optionalText, text } from "../fields";
 import { usdt } from "../present";
 import type { AppEnv } from "../types";
+import { hubConfig, hubStub } from "../../quotes";
 
 const price = z.union([z.string(), z.number()], { error: "errors.incomplete" }).transform((v, ctx) => {
   const p = parsePriceE8(v);
@@ -93,5 +94,7 @@ export const adminTradesApi = new Hono<AppEnv>()
       b.reason,
       Date.now(),
     );
+    // The symbol's hub takes the new rules now (it would re-read them within seconds anyway).
+    await hubStub(c.env, saved.symbol).reload(hubConfig(saved));
     return ok(c, { id: saved.id }, "errors.saved");
   });

@@ -5,13 +5,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { breakEvenWinRateBp, formatPriceE8, parsePriceE8 } from "../../domain/trades/settlement";
-import { getProduct, getUserOrder, listProducts, listUserOrders, orderFee, placeOrder, type Duration, type Order, type ProductWithDurations } from "../../domain/trades/orders";
+import { getProduct, getUserOrder, listProducts, listUserOrders, orderFee, type Duration, type Order, type ProductWithDurations } from "../../domain/trades/orders";
 import { requireUser } from "../../middleware/auth";
-import { hubFor } from "../../quotes";
-import { notifyUser } from "../../ws";
+import { hubConfigForProduct, hubFor, hubStub } from "../../quotes";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, int, pagination } from "../fields";
-import { afterResponse, idempotencyKey } from "../idempotency";
+import { idempotencyKey } from "../idempotency";
 import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
 
@@ -123,20 +122,25 @@ export const orderApi = new Hono<AppEnv>()
   .post("/addorder", async (c) => {
     const body = read(c, AddOrder);
     const user = c.get("user");
-    const product = await getProduct(c.get("db"), body.product_id);
-    if (!product || product.enabled !== 1) throw new ApiError("errors.not_found", 404);
-    const hub = await hubFor(c.env, product);
-    const now = Date.now();
-    const r = await placeOrder(
-      c.get("db"),
-      { user_id: user.id, product_id: product.id, direction: body.direction, stake_micro: body.amount, seconds: body.seconds, quote_price_e8: body.quote_price, request_key: idempotencyKey(c) },
-      await hub.latest(),
-      now,
-    );
+    // The symbol's QuoteHub checks the order against the product's rules and its latest tick,
+    // and writes it (grouped with the orders arriving at the same moment).
+    const config = await hubConfigForProduct(c.get("db"), body.product_id);
+    if (!config) throw new ApiError("errors.not_found", 404);
+    const r = await hubStub(c.env, config.symbol).place(config, {
+      user_id: user.id,
+      product_id: body.product_id,
+      direction: body.direction,
+      stake_micro: body.amount,
+      seconds: body.seconds,
+      quote_price_e8: body.quote_price,
+      request_key: idempotencyKey(c),
+    });
+    if (r.status === "product_unknown") throw new ApiError("errors.not_found", 404);
     if (r.status === "price_moved") throw new ApiError("errors.price_moved", 200, { price: formatPriceE8(r.entry_price_e8) }, { price: formatPriceE8(r.entry_price_e8) });
     if (r.status === "stake_out_of_range") throw new ApiError("errors.stake_out_of_range", 200, { min: usdt(r.min_stake_micro), max: usdt(r.max_stake_micro) });
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
-    if (!r.replayed) await afterResponse(c, notifyUser(c.env, user.id, { type: "balance", reason: "trade" }));
+    // No server notice here: the page that placed the order tells the user's other pages
+    // over its own channel (protocol `changed`); settlement results are pushed by the hub.
     return ok(c, { id: r.order.id, server_time: Date.now(), order: orderOut(r.order) }, "errors.order_placed");
   })
   .post("/quote", async (c) => {

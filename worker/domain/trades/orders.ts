@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
-import { classifyMoneyError, postTransfers, transferStatements, type Transfer } from "../ledger/transfer";
+import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
 import { orderFee, settle, type Outcome, type Tick } from "./settlement";
 
@@ -27,6 +27,14 @@ export async function getProduct(db: Db, id: number): Promise<ProductWithDuratio
   const p = await db.query.products.findFirst({ where: eq(products.id, id) });
   if (!p) return null;
   return { ...p, durations: await db.select().from(product_durations).where(eq(product_durations.product_id, id)).orderBy(asc(product_durations.seconds)) };
+}
+
+export async function getProductBySymbol(db: Db, symbol: string): Promise<ProductWithDurations | null> {
+  const [rows, durations] = await db.batch([
+    db.select().from(products).where(eq(products.symbol, symbol)).limit(1),
+    db.select({ d: product_durations }).from(product_durations).innerJoin(products, eq(products.id, product_durations.product_id)).where(eq(products.symbol, symbol)).orderBy(asc(product_durations.seconds)),
+  ]);
+  return rows[0] ? { ...rows[0], durations: durations.map((r) => r.d) } : null;
 }
 
 /** Is `now` inside the product's UTC trading window ("" = always)? Windows may wrap midnight. */
@@ -60,19 +68,29 @@ export type PlaceResult =
   | { status: "stake_out_of_range"; min_stake_micro: number; max_stake_micro: number }
   | { status: "price_moved"; entry_price_e8: number };
 
-/**
- * Places an order at the latest tick (`latest`, from the symbol's QuoteHub). If the price moved
- * beyond the product's tolerance from the quote the user saw, the order is refused, never
- * filled silently. Stake (to locked_trade) and fee (to platform fees) move in the same batch
- * that records the order.
- */
-export async function placeOrder(db: Db, input: PlaceOrder, latest: Tick | null, now_ms: number): Promise<PlaceResult> {
-  const hash = requestHash({ product_id: input.product_id, direction: input.direction, stake_micro: input.stake_micro, seconds: input.seconds, quote_price_e8: input.quote_price_e8 });
-  const existing = await findByRequest(db, input.user_id, input.request_key);
-  if (existing) return existing.request_hash === hash ? { status: "ok", order: existing, replayed: true } : { status: "idempotency_conflict" };
+/** An order that passed every check, with everything its write needs. */
+export type CheckedOrder = {
+  input: PlaceOrder;
+  request_hash: string;
+  product: Product;
+  duration: Duration;
+  latest: Tick;
+  fee_micro: number;
+  now_ms: number;
+};
 
-  const product = await getProduct(db, input.product_id);
-  if (!product || product.enabled !== 1) return { status: "product_unknown" };
+export function orderRequestHash(input: PlaceOrder): string {
+  return requestHash({ product_id: input.product_id, direction: input.direction, stake_micro: input.stake_micro, seconds: input.seconds, quote_price_e8: input.quote_price_e8 });
+}
+
+/**
+ * The rules an order must pass before any money moves, as a pure function: an enabled
+ * product inside its trading hours, a duration it offers, a stake in range, a fresh price,
+ * and an entry price (the latest tick) within the product's tolerance of the quote the user
+ * saw: a moved price is refused, never filled silently.
+ */
+export function checkOrder(product: ProductWithDurations | null, input: PlaceOrder, latest: Tick | null, now_ms: number): { status: "ok"; order: CheckedOrder } | Exclude<PlaceResult, { status: "ok" }> {
+  if (!product || product.id !== input.product_id || product.enabled !== 1) return { status: "product_unknown" };
   if (!isTradingTime(product.trading_hours, now_ms)) return { status: "market_closed" };
   const duration = product.durations.find((d) => d.seconds === input.seconds);
   if (!duration) return { status: "duration_unknown" };
@@ -81,8 +99,27 @@ export async function placeOrder(db: Db, input: PlaceOrder, latest: Tick | null,
   }
   if (!latest || now_ms - latest.ts_ms > 10_000) return { status: "no_price" };
   if (!withinTolerance(input.quote_price_e8, latest.price_e8, product.quote_tolerance_bp)) return { status: "price_moved", entry_price_e8: latest.price_e8 };
+  const { durations: _durations, ...row } = product;
+  return { status: "ok", order: { input, request_hash: orderRequestHash(input), product: row, duration, latest, fee_micro: orderFee(input.stake_micro, product.fee_rate_bp), now_ms } };
+}
 
-  const fee_micro = orderFee(input.stake_micro, product.fee_rate_bp);
+/**
+ * A refused check may hide a retry of an order that was placed (the price has moved since,
+ * or the product was paused): the same key and body answer with that order, as promised.
+ */
+export async function replayOf(db: Db, input: PlaceOrder): Promise<PlaceResult | null> {
+  const existing = await findByRequest(db, input.user_id, input.request_key);
+  if (!existing) return null;
+  return existing.request_hash === orderRequestHash(input) ? { status: "ok", order: existing, replayed: true } : { status: "idempotency_conflict" };
+}
+
+/**
+ * One order written: the order row (returned), the stake to locked_trade and the fee to the
+ * platform's fees, all in one batch. The keys derive from the client's request key, so a
+ * replay can never move money twice.
+ */
+function orderStatements(db: Db, o: CheckedOrder): BatchItem<"sqlite">[] {
+  const { input, product, duration, latest, fee_micro, now_ms } = o;
   const order_id = sql`(SELECT id FROM orders WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
   const ref = sql`CAST(${order_id} AS TEXT)` as unknown as string;
   const base = `order:${input.user_id}:${input.request_key}`;
@@ -90,11 +127,10 @@ export async function placeOrder(db: Db, input: PlaceOrder, latest: Tick | null,
     { key: `${base}:stake`, debit: userAccount(input.user_id, "available"), credit: userAccount(input.user_id, "locked_trade"), amount_micro: input.stake_micro, code: "trade_stake", ref_type: "order", ref_id: ref },
   ];
   if (fee_micro > 0) transfers.push({ key: `${base}:fee`, debit: userAccount(input.user_id, "available"), credit: platformAccount("fees"), amount_micro: fee_micro, code: "trade_fee", ref_type: "order", ref_id: ref });
-  const r = await postTransfers(
-    db,
-    transfers,
-    [
-      db.insert(orders).values({
+  return [
+    db
+      .insert(orders)
+      .values({
         user_id: input.user_id,
         product_id: product.id,
         symbol: product.symbol,
@@ -110,18 +146,60 @@ export async function placeOrder(db: Db, input: PlaceOrder, latest: Tick | null,
         delivery_at_ms: now_ms + duration.seconds * 1000,
         status: "open",
         request_key: input.request_key,
-        request_hash: hash,
-      }),
-    ],
-    now_ms,
-  );
-  if (r.status === "duplicate_request" || r.status === "duplicate") {
-    const raced = await findByRequest(db, input.user_id, input.request_key);
-    if (raced) return raced.request_hash === hash ? { status: "ok", order: raced, replayed: true } : { status: "idempotency_conflict" };
+        request_hash: o.request_hash,
+      })
+      .returning(),
+    ...transfers.flatMap((t) => transferStatements(db, t, now_ms)),
+  ] as BatchItem<"sqlite">[];
+}
+
+/**
+ * Writes checked orders. Several at once go in ONE batch (group commit: the QuoteHub gathers
+ * the orders that arrive while its previous write is in flight), because a database round
+ * trip costs far more than the statements in it. If the group is refused (one order lacks
+ * funds, or is a replay) nothing of it was written, and each order is written alone to get
+ * its own answer. Results come back in the order of `items`.
+ */
+export async function writeOrders(db: Db, items: readonly CheckedOrder[]): Promise<PlaceResult[]> {
+  if (items.length > 1) {
+    const parts = items.map((o) => orderStatements(db, o));
+    try {
+      const results = (await db.batch(parts.flat() as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+      let at = 0;
+      return parts.map((statements) => {
+        const [row] = results[at] as Order[];
+        at += statements.length;
+        return { status: "ok", order: row, replayed: false } as const;
+      });
+    } catch (err) {
+      if (!classifyMoneyError(err)) throw err;
+    }
   }
-  if (r.status === "insufficient_funds") return { status: "insufficient_funds" };
-  if (r.status !== "ok") throw new Error(`placeOrder: unexpected ${r.status}`);
-  return { status: "ok", order: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
+  const out: PlaceResult[] = [];
+  for (const o of items) out.push(await writeOne(db, o));
+  return out;
+}
+
+async function writeOne(db: Db, o: CheckedOrder): Promise<PlaceResult> {
+  try {
+    const [inserted] = (await db.batch(orderStatements(db, o) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+    return { status: "ok", order: (inserted as Order[])[0], replayed: false };
+  } catch (err) {
+    const failure = classifyMoneyError(err);
+    if (failure === "insufficient_funds") return { status: "insufficient_funds" };
+    if (failure === "duplicate_request" || failure === "duplicate") {
+      const replay = await replayOf(db, o.input);
+      if (replay) return replay;
+    }
+    throw err;
+  }
+}
+
+/** Checks and writes one order at `latest` (tests, the bench, and any caller without a hub). */
+export async function placeOrder(db: Db, input: PlaceOrder, latest: Tick | null, now_ms: number): Promise<PlaceResult> {
+  const checked = checkOrder(await getProduct(db, input.product_id), input, latest, now_ms);
+  if (checked.status !== "ok") return (await replayOf(db, input)) ?? checked;
+  return (await writeOrders(db, [checked.order]))[0];
 }
 
 function findByRequest(db: Db, user_id: number, request_key: string) {
