@@ -18,7 +18,9 @@ const CANDLE_RETENTION_MS = 8 * DAY_MS;
 const SETTLE_WAIT_MS = 5_000;
 /** The product's rules are re-read at least this often (a console save also reloads them at once). */
 const PRODUCT_FRESH_MS = 5_000;
-/** At most this many orders in one group-commit batch (7 statements each). */
+/** Due orders settled per database batch (set-based statements plus two per transfer). */
+const SETTLE_CHUNK = 500;
+/** At most this many orders in one group-commit batch (5 statements each). */
 const ORDER_GROUP_MAX = 25;
 
 /**
@@ -249,41 +251,73 @@ export class QuoteHub extends DurableObject<Env> {
     this.ctx.storage.sql.exec("DELETE FROM candles WHERE t_ms < ?", now - CANDLE_RETENTION_MS);
   }
 
-  /** Settles the symbol's due orders from this object's ticks, then tells their owners. */
+  /**
+   * Settles the symbol's due orders from this object's ticks, 500 orders per database batch,
+   * and tells their owners. Between batches it keeps the beat (a second that passed gets its
+   * tick, so charts stay live and later deliveries have their ticks) and gives way to other
+   * requests, so a burst of thousands of due orders never freezes the rest of the app.
+   */
   private async settle(now: number): Promise<{ settled: number; already: number }> {
     if (!this.config) return { settled: 0, already: 0 };
     const db = getDb(this.env.DB);
     const last = this.latestTick();
     const horizon = Math.max(last?.ts_ms ?? 0, now - SETTLE_WAIT_MS);
     let total = { settled: 0, already: 0 };
+    const notices: Promise<unknown>[] = [];
+    // A user's outcomes wait until none of theirs can be in the next batch (batches keep each
+    // user's orders together): one notice per user, as soon as all of theirs are settled.
+    let waiting = new Map<number, { order_id: number; status: Order["status"] }[]>();
+    const tell = (users: Map<number, { order_id: number; status: Order["status"] }[]>) => {
+      for (const [user_id, outcomes] of users) notices.push(this.notify(user_id, outcomes).catch(() => undefined));
+    };
     for (;;) {
-      const due = await dueOrders(db, this.config.symbol, horizon, 500);
+      const due = await dueOrders(db, this.config.symbol, horizon, SETTLE_CHUNK);
       if (due.length === 0) break;
-      const from = Math.min(...due.map((o) => Math.min(o.entry_tick_ts_ms, o.delivery_at_ms))) - 15_000;
-      const to = Math.max(...due.map((o) => o.delivery_at_ms)) + 5_000;
-      const ticks = await this.ticks(from, to);
-      const decided = due.map((o) => decide(o, ticks));
-      const r = await writeSettlements(db, decided, now);
-      total = { settled: total.settled + r.settled, already: total.already + r.already };
-      // One notice per user per pass, carrying the outcomes we just computed (no re-read).
-      const byUser = new Map<number, { order_id: number; status: Order["status"] }[]>();
-      for (const s of decided) {
-        const list = byUser.get(s.order.user_id) ?? [];
-        list.push({ order_id: s.order.id, status: s.outcome.status });
-        byUser.set(s.order.user_id, list);
+      let from = Infinity;
+      let to = -Infinity;
+      for (const o of due) {
+        from = Math.min(from, o.entry_tick_ts_ms, o.delivery_at_ms);
+        to = Math.max(to, o.delivery_at_ms);
       }
-      await Promise.allSettled([...byUser].map(([user_id, outcomes]) => this.notify(user_id, outcomes)));
-      if (due.length < 500) break;
+      const ticks = await this.ticks(from - 15_000, to + 5_000);
+      const decided = due.map((o) => decide(o, ticks));
+      const r = await writeSettlements(db, decided, now, SETTLE_CHUNK);
+      total = { settled: total.settled + r.settled, already: total.already + r.already };
+      for (const s of decided) {
+        const list = waiting.get(s.order.user_id) ?? [];
+        list.push({ order_id: s.order.id, status: s.outcome.status });
+        waiting.set(s.order.user_id, list);
+      }
+      if (due.length < SETTLE_CHUNK) break;
+      const lastUser = due[due.length - 1].user_id;
+      const carried = waiting.get(lastUser)!;
+      waiting.delete(lastUser);
+      tell(waiting);
+      waiting = new Map([[lastUser, carried]]);
+      this.keepBeat();
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
+    tell(waiting);
+    await Promise.all(notices);
     return total;
+  }
+
+  /** The simulated feed's tick for a second that passed while this object was busy. */
+  private keepBeat() {
+    if (!this.simulated || !this.config) return;
+    const now = Date.now();
+    const last = this.latestTick();
+    if (!last || Math.floor(now / TICK_MS) > Math.floor(last.ts_ms / TICK_MS)) this.ingest(this.simFeed().next(now));
   }
 
   private async notify(user_id: number, outcomes: { order_id: number; status: Order["status"] }[]) {
     const channel = this.env.USER_CHANNEL.get(this.env.USER_CHANNEL.idFromName(String(user_id)));
     // The last order's result, then one balance notice: the page reloads its lists once.
     const last = outcomes[outcomes.length - 1];
-    await channel.publish({ type: "order", order_id: last.order_id, status: last.status });
-    await channel.publish({ type: "balance", reason: "trade" });
+    await channel.publishAll([
+      { type: "order", order_id: last.order_id, status: last.status },
+      { type: "balance", reason: "trade" },
+    ]);
   }
 
   // ---- the real exchange -------------------------------------------------------------------

@@ -17,11 +17,16 @@ export class UserChannel extends DurableObject {
 
   /** Called by the Worker (RPC) after something changed for this user. */
   async publish(message: ServerMessage): Promise<number> {
-    const text = encode(message);
+    return this.publishAll([message]);
+  }
+
+  /** Several notices in one call (a settlement tells each owner an order result and a balance). */
+  async publishAll(messages: ServerMessage[]): Promise<number> {
+    const texts = messages.map(encode);
     let delivered = 0;
     for (const ws of this.ctx.getWebSockets()) {
       try {
-        ws.send(text);
+        for (const text of texts) ws.send(text);
         delivered += 1;
       } catch {
         // A socket closing at this moment: its close handler cleans up.

@@ -10,7 +10,8 @@
  *             5. 10,000 orders due in the same second: settlement time, exactly-once, ledger.
  *
  * Env: BENCH_PORT (default: the first free of 8780-8785; 8787-8799 belong to dev, e2e and other
- * servers), BENCH_STATE_DIR (default .wrangler/bench; the trade groups use sub-directories).
+ * servers), BENCH_STATE_DIR (default .wrangler/bench; the trade groups use sub-directories),
+ * BENCH_TRADES (a subset of fanout,orders,burst; default all three).
  * Every group is bounded in time, and every server is stopped on every way out.
  */
 import { cpSync, rmSync } from "node:fs";
@@ -19,6 +20,8 @@ import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTab
 import { benchPlaceOrders, benchSettlementBurst, benchTickFanout } from "./trades";
 
 const STATE_DIR = process.env.BENCH_STATE_DIR ?? ".wrangler/bench";
+/** BENCH_TRADES: which of the trade benches to run (default all: fanout,orders,burst). */
+const TRADES = (process.env.BENCH_TRADES ?? "fanout,orders,burst").split(",").map((x) => x.trim());
 
 /** A wrong argument: its message is the whole story (no stack). */
 class UsageError extends Error {}
@@ -92,18 +95,23 @@ async function tradesGroup(): Promise<GroupResult> {
     const t0 = performance.now();
     server = await withTimeout("server start", 90_000, startServer({ port, stateDir: liveDir, skipPrepare: true, snapshot }));
     console.log(`wrangler dev ready on ${server.baseUrl} in ${((performance.now() - t0) / 1000).toFixed(1)} s (pid ${server.pid}); ${loadLine()}`);
-    const fan = await withTimeout("tick fan-out bench", 90_000, benchTickFanout(server, { clients: 1000, batch: 100, window_ms: 20_000 }));
-    out.rows.push(...fan.rows);
-    out.verdicts.push(...fan.verdicts);
-    console.log(loadLine());
-    const orders = await withTimeout("place-order bench", 180_000, benchPlaceOrders(server, { users: 200, duration_ms: 20_000, setupConcurrency: 8 }));
-    out.rows.push(...orders.rows);
-    out.verdicts.push(...orders.verdicts);
+    if (TRADES.includes("fanout")) {
+      const fan = await withTimeout("tick fan-out bench", 90_000, benchTickFanout(server, { clients: 1000, batch: 100, window_ms: 20_000 }));
+      out.rows.push(...fan.rows);
+      out.verdicts.push(...fan.verdicts);
+      console.log(loadLine());
+    }
+    if (TRADES.includes("orders")) {
+      const orders = await withTimeout("place-order bench", 180_000, benchPlaceOrders(server, { users: 200, duration_ms: 20_000, setupConcurrency: 8 }));
+      out.rows.push(...orders.rows);
+      out.verdicts.push(...orders.verdicts);
+    }
   } finally {
     await stopAllServers();
     if (server) console.log(`\nwrangler dev (pid ${server.pid}) stopped`);
   }
 
+  if (!TRADES.includes("burst")) return out;
   console.log(loadLine());
   const burst = await withTimeout("settlement burst bench", 330_000, benchSettlementBurst({ port: await freePort(), stateDir: burstDir, snapshot, users: 100, perUser: 100, lead_ms: Number(process.env.BENCH_BURST_LEAD_S ?? 30) * 1000 }));
   out.verdicts.push(...burst.verdicts);

@@ -493,8 +493,8 @@ function orderInput(user_id: number, product_id: number, seconds: number, k: num
   return { user_id, product_id, direction: k % 2 === 0 ? "up" : "down", stake_micro: 1 * USDT, seconds, quote_price_e8: BEN.start_price_e8, request_key: `client:bench-${RUN}-${tag}-${k}` };
 }
 
-/** /ws/user with the user's session cookie; records when each order's result notice arrives. */
-function openUserChannel(base: string, u: BenchUser, notices: Map<number, number>): Promise<WebSocket | null> {
+/** /ws/user with the user's session cookie; records when the user's first result notice arrives. */
+function openUserChannel(base: string, u: BenchUser, notices: Map<BenchUser, number>, onNotice: (u: BenchUser) => void): Promise<WebSocket | null> {
   const cookie = `pl_session=${encodeURIComponent(btoa(JSON.stringify(u.token)))}`;
   return new Promise((resolve) => {
     const ws = new WebSocket(`${base.replace(/^http/, "ws")}/ws/user`, { headers: { cookie }, perMessageDeflate: false, handshakeTimeout: 15_000 });
@@ -502,7 +502,10 @@ function openUserChannel(base: string, u: BenchUser, notices: Map<number, number
     ws.on("message", (d) => {
       const now = Date.now();
       const m = JSON.parse(String(d)) as { type: string; order_id?: number; status?: string };
-      if (m.type === "order" && m.order_id !== undefined && m.status !== "open" && !notices.has(m.order_id)) notices.set(m.order_id, now);
+      if (m.type === "order" && m.status !== "open") {
+        if (!notices.has(u)) notices.set(u, now);
+        onNotice(u);
+      }
     });
     ws.on("error", () => resolve(null));
   });
@@ -530,18 +533,19 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   console.log(`wrangler dev up on ${server.baseUrl} in ${((performance.now() - t0) / 1000).toFixed(1)} s (pid ${server.pid}); T in ${((T - Date.now()) / 1000).toFixed(1)} s`);
   const base = server.baseUrl;
   const serverMark = server.logMark();
-  const timeline: { at: number; open: number; unanswered: number; round_ms: number }[] = [];
   let allSettledAt: number | null = null;
-  let previousRoundAt = T;
-  let firstZeroAt: number | null = null;
   let firstPollError: string | undefined;
+  const zeroAt = new Map<BenchUser, number>();
+  let polls = 0;
+  let failedPolls = 0;
+  let onNotice: (u: BenchUser) => void = () => {};
   let probeOn = true;
   const probes = [
     { name: "GET /favicon.svg (static asset)", path: "/favicon.svg", samples: [] as { at: number; ms: number }[] },
     { name: "GET /api/health (Worker, no D1)", path: "/api/health", samples: [] as { at: number; ms: number }[] },
     { name: "GET /api/index/recharge_way (D1 read)", path: "/api/index/recharge_way", samples: [] as { at: number; ms: number }[] },
   ];
-  const notices = new Map<number, number>();
+  const notices = new Map<BenchUser, number>();
   const userSockets: WebSocket[] = [];
   const ticks: number[] = [];
   let ws: WebSocket | null = null;
@@ -560,7 +564,7 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
     // Every user's channel, as their open page would have it (the session cookie the pages
     // use: Remix's unsigned cookie encoding of the token): the order notices show when each
     // order's result reached its owner, i.e. the settlement's progress as users see it.
-    const channels = await pool(users, 20, (u) => openUserChannel(base, u, notices));
+    const channels = await pool(users, 20, (u) => openUserChannel(base, u, notices, (x) => onNotice(x)));
     userSockets.push(...channels.filter((c): c is WebSocket => c !== null));
     if (userSockets.length < users.length) console.log(`note: ${users.length - userSockets.length} user channels did not open`);
 
@@ -588,31 +592,43 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
       }),
     );
     await sleep(Math.max(0, T - Date.now()));
-    // Every 250 ms, every user that still has open orders (a user at zero stays at zero).
-    let remaining = [...users];
-    const deadline = T + 60_000;
-    while (remaining.length && Date.now() < deadline) {
-      const roundAt = Date.now();
-      const counts = await pool(remaining, remaining.length, (u) =>
-        openCount(base, u).catch((err) => {
-          firstPollError ??= String((err as Error)?.message ?? err).slice(0, 200);
-          return -1;
-        }),
-      );
-      const answeredAt = Date.now();
-      const open = counts.reduce((s, x) => s + Math.max(0, x), 0);
-      timeline.push({ at: answeredAt - T, open, unanswered: counts.filter((x) => x < 0).length, round_ms: answeredAt - roundAt });
-      const still = remaining.filter((_, i) => counts[i] !== 0);
-      if (still.length < remaining.length && firstZeroAt === null) firstZeroAt = answeredAt;
-      if (still.length === 0) {
-        allSettledAt = answeredAt;
-        previousRoundAt = roundAt;
-        break;
+    // Like an open page: a user's result notice makes it ask /api/order/hold again (the figure
+    // is when the LAST user's answer shows no open order); a slow safety round (every 2 s, 4
+    // requests at a time) asks the users still open, in case a notice was missed. Polling
+    // every user all the time would load the server it measures.
+    const inFlight = new Set<BenchUser>();
+    const again = new Set<BenchUser>();
+    const check = async (u: BenchUser): Promise<void> => {
+      if (zeroAt.has(u)) return;
+      if (inFlight.has(u)) {
+        again.add(u);
+        return;
       }
-      remaining = still;
-      previousRoundAt = roundAt;
-      await sleep(Math.max(0, roundAt + 250 - Date.now()));
+      inFlight.add(u);
+      try {
+        const open = await openCount(base, u);
+        polls++;
+        if (open === 0 && !zeroAt.has(u)) zeroAt.set(u, Date.now());
+      } catch (err) {
+        failedPolls++;
+        firstPollError ??= String((err as Error)?.message ?? err).slice(0, 200);
+      } finally {
+        inFlight.delete(u);
+        if (again.delete(u)) void check(u);
+      }
+    };
+    onNotice = (u) => void check(u);
+    const deadline = T + 60_000;
+    while (zeroAt.size < users.length && Date.now() < deadline) {
+      const roundAt = Date.now();
+      await pool(
+        users.filter((u) => !zeroAt.has(u) && !inFlight.has(u)),
+        4,
+        (u) => check(u),
+      );
+      await sleep(Math.max(50, roundAt + 2_000 - Date.now()));
     }
+    if (zeroAt.size === users.length) allSettledAt = Math.max(...zeroAt.values());
     await sleep(1_500); // the watcher sees the beat after the burst too
     probeOn = false;
     await probing;
@@ -625,18 +641,12 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
     console.log(`wrangler dev (pid ${server.pid}) stopped`);
   }
 
-  // Timeline, about once a second.
-  let lastPrinted = -Infinity;
-  const lines: string[] = [];
-  for (const t of timeline) {
-    if (t.at - lastPrinted >= 1000 || t === timeline[timeline.length - 1]) {
-      lines.push(`T+${(t.at / 1000).toFixed(2)}s: ${t.open}${t.unanswered ? ` (+${t.unanswered} users unanswered)` : ""}`);
-      lastPrinted = t.at;
-    }
-  }
-  console.log(`open orders after T (sum of /api/order/hold totals): ${lines.join(", ")}`);
-  const rounds = summarize(timeline.map((t) => t.round_ms));
-  console.log(`polls: ${timeline.length} rounds (every 250 ms, only users with open orders), one round took p50 ${ms(rounds.p50)} ms, max ${ms(rounds.max)} ms; failed polls ${timeline.reduce((s, t) => s + t.unanswered, 0)}${firstPollError ? ` (first: ${firstPollError})` : ""}`);
+  // Users at zero, about once a second.
+  const zeros = [...zeroAt.values()].sort((a, b) => a - b);
+  const steps: string[] = [];
+  for (let sec = 0; zeros.length && sec <= Math.ceil((zeros[zeros.length - 1] - T) / 1000); sec++) steps.push(`T+${sec}s: ${zeros.filter((z) => z <= T + sec * 1000).length}`);
+  console.log(`users with no open order left (/api/order/hold after their notice): ${steps.join(", ")}`);
+  console.log(`polls: ${polls} answered, ${failedPolls} failed${firstPollError ? ` (first: ${firstPollError})` : ""}`);
   // The beat: the alarm that settles also makes the next tick, so the gap after the tick of T
   // is how long that alarm was busy (settling and notifying every order's owner).
   const around = ticks.filter((ts) => ts >= T - 5_000);
@@ -655,20 +665,19 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   const arrivals = [...notices.values()].sort((a, b) => a - b);
   if (arrivals.length) {
     const at = (q: number) => rel(arrivals[Math.max(0, Math.min(arrivals.length - 1, Math.ceil(q * arrivals.length) - 1))]);
-    console.log(`order notices on the users' channels: ${arrivals.length}/${total}; first ${at(0)}, 10% ${at(0.1)}, 50% ${at(0.5)}, 90% ${at(0.9)}, last ${at(1)}`);
+    console.log(`result notices on the users' channels: ${arrivals.length}/${users.length} users; first ${at(0)}, 10% ${at(0.1)}, 50% ${at(0.5)}, 90% ${at(0.9)}, last ${at(1)}`);
   } else {
-    console.log(`order notices on the users' channels: none received`);
+    console.log(`result notices on the users' channels: none received`);
   }
 
   // ---- phase C: verify through the domain code, server stopped ----
   const report = await withProxy(opts.stateDir, (db) => verifyBurst(db, T));
 
   const settle_s = allSettledAt === null ? null : (allSettledAt - T) / 1000;
-  const lower_s = (previousRoundAt - T) / 1000;
   console.log(
     settle_s === null
-      ? `NOT all settled within 60 s of T (still open at the last poll: ${timeline[timeline.length - 1]?.open ?? "?"})`
-      : `all ${total} settled ${settle_s.toFixed(2)} s after T (seen at that poll's answer; the poll before began at T+${lower_s.toFixed(2)} s); first user at zero after ${(((firstZeroAt ?? T) - T) / 1000).toFixed(2)} s`,
+      ? `NOT all settled within 60 s of T (${zeroAt.size}/${users.length} users at zero)`
+      : `all ${total} settled ${settle_s.toFixed(2)} s after T (the last user's /api/order/hold answer with no open order); first user at zero after ${((zeros[0] - T) / 1000).toFixed(2)} s`,
   );
   console.log(`orders: ${report.orders} (${JSON.stringify(report.byStatus)}); transitions per order: exactly 1: ${report.once}, settled twice: ${report.twice}, never: ${report.never}; not final: ${report.notFinal}`);
   console.log(`delivery: ${report.sameSecond ? "every order at T" : "NOT all at T"}; settlement passes (distinct settled_at_ms): ${report.passes}, first at T+${report.firstPass_s} s, last at T+${report.lastPass_s} s`);

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orders } from "../../../worker/db/schema";
+import { order_ticks, orders, transitions } from "../../../worker/db/schema";
 import { checkLedger } from "../../../worker/domain/ledger/check";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from "../../../worker/domain/trades/orders";
 import { saveProduct } from "../../../worker/domain/trades/products";
@@ -99,7 +99,7 @@ describe("placing orders", () => {
   });
 
   it("orders arriving together are written together, each with its own answer", async () => {
-    const rich = [];
+    const rich: Awaited<ReturnType<typeof fundedUser>>[] = [];
     for (let i = 0; i < 5; i++) rich.push(await fundedUser("100"));
     const poor = await fundedUser("20");
     const price = await currentPrice(FAST_ID);
@@ -132,18 +132,19 @@ describe("placing orders", () => {
       return c.order;
     };
     const batches: number[] = [];
-    const realBatch = db.batch.bind(db);
-    (db as { batch: unknown }).batch = (items: unknown[]) => (batches.push(items.length), realBatch(items as never));
+    const client = db.$client as { batch: (s: unknown[]) => Promise<unknown> };
+    const realBatch = client.batch.bind(client);
+    client.batch = (s: unknown[]) => (batches.push(s.length), realBatch(s));
     try {
       const good = await writeOrders(db, [checked(a.id, 10), checked(a.id, 10), checked(b.id, 10)]);
       expect(good.map((r) => r.status)).toEqual(["ok", "ok", "ok"]);
-      expect(batches).toEqual([21]); // 3 orders x (insert + 2 transfers x 3 statements)
+      expect(batches).toEqual([15]); // 3 orders x (insert + 2 transfers x 2 statements)
       batches.length = 0;
       const mixed = await writeOrders(db, [checked(a.id, 10), checked(b.id, 10), checked(a.id, 10)]);
       expect(mixed.map((r) => r.status)).toEqual(["ok", "insufficient_funds", "ok"]);
-      expect(batches).toEqual([21, 7, 7, 7]);
+      expect(batches).toEqual([15, 5, 5, 5]);
     } finally {
-      (db as { batch: unknown }).batch = realBatch;
+      client.batch = realBatch;
     }
     expect(await balance(a.token)).toEqual({ available: 100 * USDT - 4 * 10.1 * USDT, locked: 40 * USDT });
     expect((await checkLedger(db)).ok).toBe(true);
@@ -212,6 +213,46 @@ describe("settlement", () => {
     expect((await checkLedger(db)).ok).toBe(true);
     const b = await balance(u.token);
     expect(b.locked).toBe(0);
+  });
+
+  it("a chunk of settlements is one batch of set-based statements; a replayed chunk falls back and moves nothing", async () => {
+    const u = await fundedUser("100");
+    const product = (await getProduct(db, FAST_ID))!;
+    const entry = { ts_ms: Date.now() - 10_000, price_e8: 100 * 1e8 };
+    const placed = [];
+    for (const direction of ["up", "down", "up"] as const) {
+      const c = checkOrder(product, { user_id: u.id, product_id: FAST_ID, direction, stake_micro: 10 * USDT, seconds: 2, quote_price_e8: entry.price_e8, request_key: `client:${rkey("chunk")}` }, entry, entry.ts_ms);
+      if (c.status !== "ok") throw new Error(c.status);
+      const [r] = await writeOrders(db, [c.order]);
+      if (r.status !== "ok") throw new Error(r.status);
+      placed.push(r.order);
+    }
+    // The price rose: the two "up" orders win, the "down" order loses.
+    const ticks = [entry, { ts_ms: entry.ts_ms + 1000, price_e8: 101 * 1e8 }, { ts_ms: entry.ts_ms + 2000, price_e8: 102 * 1e8 }, { ts_ms: entry.ts_ms + 3000, price_e8: 103 * 1e8 }];
+    const decided = placed.map((o) => decide(o, ticks));
+    const client = db.$client as { batch: (s: unknown[]) => Promise<unknown> };
+    const realBatch = client.batch.bind(client);
+    const sizes: number[] = [];
+    client.batch = (s: unknown[]) => (sizes.push(s.length), realBatch(s));
+    try {
+      expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 3, already: 0 });
+      expect(sizes).toEqual([2 + 3 + 2 * 2 + 1 * 2 + 2 * 2]); // 2 set-based, 3 order updates, transfers: (stake back + win) x2 + loss
+      expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 0, already: 3 });
+    } finally {
+      client.batch = realBatch;
+    }
+    const rows = await db.select().from(orders).where(inArray(orders.id, placed.map((o) => o.id)));
+    expect(rows.map((o) => [o.status, o.settlement_price_e8, o.profit_micro])).toEqual([
+      ["won", 102 * 1e8, 8_400_000], // 8.50 income less the 0.10 fee
+      ["lost", 102 * 1e8, -10_100_000],
+      ["won", 102 * 1e8, 8_400_000], // 8.50 income less the 0.10 fee
+    ]);
+    const audit = await db.select().from(order_ticks).where(eq(order_ticks.order_id, placed[0].id));
+    expect(audit.filter((t) => t.role !== "context").map((t) => [t.role, t.ts_ms])).toEqual([["entry", entry.ts_ms], ["settlement", entry.ts_ms + 2000]]);
+    const moves = await db.select().from(transitions).where(and(eq(transitions.entity, "order"), inArray(transitions.entity_id, placed.map((o) => o.id))));
+    expect(moves.map((m) => m.to_state).sort()).toEqual(["lost", "won", "won"]);
+    expect(await balance(u.token)).toEqual({ available: 100 * USDT - 3 * 10.1 * USDT + 2 * 18.5 * USDT, locked: 0 });
+    expect((await checkLedger(db)).ok).toBe(true);
   });
 
   it("an order with no tick near delivery is void and fully refunded", async () => {

@@ -1,7 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../db/client";
-import { ledger_accounts, ledger_transfers } from "../../db/schema";
+import { d1Statements, type Db } from "../../db/client";
 import type { AccountKey } from "./accounts";
 
 export type Transfer = {
@@ -24,45 +23,29 @@ function assertTransfer(t: Transfer) {
 }
 
 /**
- * The three statements of one transfer, in this order: record, debit, credit. A reused key
- * fails the UNIQUE on the record first (so a replay is always reported as one, whatever the
- * balance); an unknown account leaves a NULL id that fails NOT NULL; an overdraft of a user
- * account fails the CHECK on the debit. Any failure rolls back the whole batch.
+ * The two statements of one transfer, in this order: the record, then one update of both
+ * accounts. A reused key fails the UNIQUE on the record first (so a replay is always reported
+ * as one, whatever the balance); an unknown account leaves a NULL id that fails NOT NULL; an
+ * overdraft of a user account fails the CHECK on the update. Any failure rolls back the whole
+ * batch.
  */
-export function transferStatements(db: Db, t: Transfer, now_ms: number) {
+export function transferStatements(_db: Db, t: Transfer, now_ms: number): SQL[] {
   assertTransfer(t);
-  const idOf = (key: AccountKey) => sql`(SELECT id FROM ledger_accounts WHERE account_key = ${key})`;
-  // Read before the updates below, inside the same transaction: balance after = before ± amount.
-  const balanceOf = (key: AccountKey, sign: "-" | "+") =>
-    sql`((SELECT balance_micro FROM ledger_accounts WHERE account_key = ${key}) ${sql.raw(sign)} ${t.amount_micro})`;
+  // Raw SQL rather than drizzle's builders: thousands of these are built when many orders
+  // settle at once, and a template costs a tenth of a builder (measured, tests/bench).
+  const id = (key: AccountKey) => sql`(SELECT id FROM ledger_accounts WHERE account_key = ${key})`;
+  // Read before the update below, inside the same transaction: balance after = before ± amount.
+  const after = (key: AccountKey, sign: "-" | "+") => sql`((SELECT balance_micro FROM ledger_accounts WHERE account_key = ${key}) ${sql.raw(sign)} ${t.amount_micro})`;
   return [
-    db.insert(ledger_transfers).values({
-      transfer_key: t.key,
-      debit_account_id: idOf(t.debit) as unknown as number,
-      credit_account_id: idOf(t.credit) as unknown as number,
-      amount_micro: t.amount_micro,
-      code: t.code,
-      ref_type: t.ref_type,
-      ref_id: t.ref_id,
-      debit_balance_after_micro: balanceOf(t.debit, "-") as unknown as number,
-      credit_balance_after_micro: balanceOf(t.credit, "+") as unknown as number,
-      created_at_ms: now_ms,
-    }),
-    db
-      .update(ledger_accounts)
-      .set({
-        balance_micro: sql`${ledger_accounts.balance_micro} - ${t.amount_micro}`,
-        debits_micro: sql`${ledger_accounts.debits_micro} + ${t.amount_micro}`,
-      })
-      .where(eq(ledger_accounts.account_key, t.debit)),
-    db
-      .update(ledger_accounts)
-      .set({
-        balance_micro: sql`${ledger_accounts.balance_micro} + ${t.amount_micro}`,
-        credits_micro: sql`${ledger_accounts.credits_micro} + ${t.amount_micro}`,
-      })
-      .where(eq(ledger_accounts.account_key, t.credit)),
-  ] as const;
+    sql`INSERT INTO ledger_transfers (transfer_key, debit_account_id, credit_account_id, amount_micro, code, ref_type, ref_id, debit_balance_after_micro, credit_balance_after_micro, created_at_ms)
+      VALUES (${t.key}, ${id(t.debit)}, ${id(t.credit)}, ${t.amount_micro}, ${t.code}, ${t.ref_type}, ${t.ref_id}, ${after(t.debit, "-")}, ${after(t.credit, "+")}, ${now_ms})`,
+    // Both sides in one statement (one row each): half the statements of two updates.
+    sql`UPDATE ledger_accounts SET
+      balance_micro = balance_micro + CASE WHEN account_key = ${t.credit} THEN ${t.amount_micro} ELSE -${t.amount_micro} END,
+      debits_micro = debits_micro + CASE WHEN account_key = ${t.credit} THEN 0 ELSE ${t.amount_micro} END,
+      credits_micro = credits_micro + CASE WHEN account_key = ${t.credit} THEN ${t.amount_micro} ELSE 0 END
+      WHERE account_key IN (${t.debit}, ${t.credit})`,
+  ];
 }
 
 /**
@@ -71,10 +54,10 @@ export function transferStatements(db: Db, t: Transfer, now_ms: number) {
  * happens or none of it does. Constraint failures come back as named statuses.
  */
 export async function postTransfers(db: Db, transfers: Transfer[], alongside: BatchItem<"sqlite">[], now_ms: number): Promise<PostResult> {
-  const statements = [...alongside, ...transfers.flatMap((t) => transferStatements(db, t, now_ms))] as BatchItem<"sqlite">[];
+  const statements = [...alongside, ...transfers.flatMap((t) => transferStatements(db, t, now_ms))];
   if (statements.length === 0) return { status: "ok" };
   try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    await db.$client.batch(d1Statements(db, statements));
     return { status: "ok" };
   } catch (err) {
     const failure = classifyMoneyError(err);

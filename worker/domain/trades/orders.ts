@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../db/client";
+import { d1Statements, type Db } from "../../db/client";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
@@ -118,7 +117,7 @@ export async function replayOf(db: Db, input: PlaceOrder): Promise<PlaceResult |
  * platform's fees, all in one batch. The keys derive from the client's request key, so a
  * replay can never move money twice.
  */
-function orderStatements(db: Db, o: CheckedOrder): BatchItem<"sqlite">[] {
+function orderStatements(db: Db, o: CheckedOrder): D1PreparedStatement[] {
   const { input, product, duration, latest, fee_micro, now_ms } = o;
   const order_id = sql`(SELECT id FROM orders WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
   const ref = sql`CAST(${order_id} AS TEXT)` as unknown as string;
@@ -127,7 +126,7 @@ function orderStatements(db: Db, o: CheckedOrder): BatchItem<"sqlite">[] {
     { key: `${base}:stake`, debit: userAccount(input.user_id, "available"), credit: userAccount(input.user_id, "locked_trade"), amount_micro: input.stake_micro, code: "trade_stake", ref_type: "order", ref_id: ref },
   ];
   if (fee_micro > 0) transfers.push({ key: `${base}:fee`, debit: userAccount(input.user_id, "available"), credit: platformAccount("fees"), amount_micro: fee_micro, code: "trade_fee", ref_type: "order", ref_id: ref });
-  return [
+  return d1Statements(db, [
     db
       .insert(orders)
       .values({
@@ -150,7 +149,7 @@ function orderStatements(db: Db, o: CheckedOrder): BatchItem<"sqlite">[] {
       })
       .returning(),
     ...transfers.flatMap((t) => transferStatements(db, t, now_ms)),
-  ] as BatchItem<"sqlite">[];
+  ]);
 }
 
 /**
@@ -164,10 +163,10 @@ export async function writeOrders(db: Db, items: readonly CheckedOrder[]): Promi
   if (items.length > 1) {
     const parts = items.map((o) => orderStatements(db, o));
     try {
-      const results = (await db.batch(parts.flat() as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+      const results = await db.$client.batch<Order>(parts.flat());
       let at = 0;
       return parts.map((statements) => {
-        const [row] = results[at] as Order[];
+        const row = results[at].results[0];
         at += statements.length;
         return { status: "ok", order: row, replayed: false } as const;
       });
@@ -182,8 +181,8 @@ export async function writeOrders(db: Db, items: readonly CheckedOrder[]): Promi
 
 async function writeOne(db: Db, o: CheckedOrder): Promise<PlaceResult> {
   try {
-    const [inserted] = (await db.batch(orderStatements(db, o) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
-    return { status: "ok", order: (inserted as Order[])[0], replayed: false };
+    const [inserted] = await db.$client.batch<Order>(orderStatements(db, o));
+    return { status: "ok", order: inserted.results[0], replayed: false };
   } catch (err) {
     const failure = classifyMoneyError(err);
     if (failure === "insufficient_funds") return { status: "insufficient_funds" };
@@ -206,13 +205,16 @@ function findByRequest(db: Db, user_id: number, request_key: string) {
   return db.query.orders.findFirst({ where: and(eq(orders.user_id, user_id), eq(orders.request_key, request_key)) });
 }
 
-/** Open orders of a symbol whose delivery time has passed. */
+/**
+ * Open orders of a symbol whose delivery time has passed, oldest delivery first and each
+ * user's orders together (so a user hears once when all of theirs are settled).
+ */
 export async function dueOrders(db: Db, symbol: string, now_ms: number, limit = 500): Promise<Order[]> {
   return db
     .select()
     .from(orders)
     .where(and(eq(orders.status, "open"), lte(orders.delivery_at_ms, now_ms), eq(orders.symbol, symbol)))
-    .orderBy(asc(orders.delivery_at_ms))
+    .orderBy(asc(orders.delivery_at_ms), asc(orders.user_id), asc(orders.id))
     .limit(limit);
 }
 
@@ -248,10 +250,10 @@ function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
 
 export type Settlement = { order: Order; outcome: Outcome; audit: { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }[] };
 
-function settlementStatements(db: Db, s: Settlement, now_ms: number): BatchItem<"sqlite">[] {
+function settlementStatements(db: Db, s: Settlement, now_ms: number): D1PreparedStatement[] {
   const { order: o, outcome } = s;
   const settled = outcome.status === "void" ? null : outcome.settlement;
-  return [
+  return d1Statements(db, [
     transitionInsert(db, { entity: "order", id: o.id, from: "open", to: outcome.status, actor_kind: "system", actor_id: null, reason: outcome.status === "void" ? outcome.reason : "" }, now_ms),
     db
       .update(orders)
@@ -267,23 +269,52 @@ function settlementStatements(db: Db, s: Settlement, now_ms: number): BatchItem<
       .where(and(eq(orders.id, o.id), eq(orders.status, "open"))),
     ...(s.audit.length ? [db.insert(order_ticks).values(s.audit.map((a) => ({ order_id: o.id, ...a }))).onConflictDoNothing()] : []),
     ...settlementTransfers(o, outcome).flatMap((t) => transferStatements(db, t, now_ms)),
-  ] as BatchItem<"sqlite">[];
+  ]);
 }
 
 /**
- * Writes settlements, 200 orders per D1 batch (fast when thousands are due at once). If a
- * batch is refused because one of its orders was already settled (an alarm ran twice, or the
- * sweep got there first), the orders are retried one by one, and the settled ones are skipped:
- * every order settles exactly once.
+ * A chunk of settlements as one batch with few statements: the transition guards and the audit
+ * ticks each as ONE set-based statement over a JSON parameter (SQLite's json_each), then one
+ * update per order and the transfers (two statements each, keyed by the order). A database round
+ * trip and every statement cost far more than a row, and thousands of orders can fall due in
+ * the same second. If any order of the chunk is no longer open, the guard's NOT NULL fails and
+ * nothing of the chunk is written.
  */
-export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, chunk = 200): Promise<{ settled: number; already: number }> {
+function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: number): D1PreparedStatement[] {
+  const rows = JSON.stringify(part.map(({ order: o, outcome }) => ({ id: o.id, status: outcome.status, reason: outcome.status === "void" ? outcome.reason : "" })));
+  const ticks = JSON.stringify(part.flatMap((s) => s.audit.map((a) => [s.order.id, a.ts_ms, a.price_e8, a.role])));
+  const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
+  return d1Statements(db, [
+    sql`INSERT INTO transitions (entity, entity_id, from_state, to_state, actor_kind, actor_id, reason, created_at_ms)
+      SELECT 'order', (SELECT o.id FROM orders o WHERE o.id = ${field("id")} AND o.status = 'open'), 'open', ${field("status")}, 'system', NULL, ${field("reason")}, ${now_ms}
+      FROM json_each(${rows}) AS j`,
+    // One update per order: a set-based UPDATE ... FROM json_each lets SQLite scan the open
+    // orders for every row (measured: 2.5 s for 500 orders among 10,000 open ones).
+    ...part.map(({ order: o, outcome }) => {
+      const settled = outcome.status === "void" ? null : outcome.settlement;
+      return sql`UPDATE orders SET status = ${outcome.status}, settlement_price_e8 = ${settled?.price_e8 ?? null}, settlement_tick_ts_ms = ${settled?.ts_ms ?? null},
+        payout_micro = ${outcome.payout_micro}, profit_micro = ${outcome.profit_micro}, void_reason = ${outcome.status === "void" ? outcome.reason : ""}, settled_at_ms = ${now_ms}
+        WHERE id = ${o.id} AND status = 'open'`;
+    }),
+    sql`INSERT INTO order_ticks (order_id, ts_ms, price_e8, role)
+      SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(${ticks}) WHERE true
+      ON CONFLICT DO NOTHING`,
+    ...part.flatMap((s) => settlementTransfers(s.order, s.outcome).flatMap((t) => transferStatements(db, t, now_ms))),
+  ]);
+}
+
+/**
+ * Writes settlements, `chunk` orders per D1 batch. If a batch is refused because one of its
+ * orders was already settled (an alarm ran twice, or the sweep got there first), the orders
+ * are retried one by one, and the settled ones are skipped: every order settles exactly once.
+ */
+export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, chunk = 500): Promise<{ settled: number; already: number }> {
   let settled = 0;
   let already = 0;
   for (let i = 0; i < items.length; i += chunk) {
     const part = items.slice(i, i + chunk);
-    const statements = part.flatMap((s) => settlementStatements(db, s, now_ms));
     try {
-      await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      await db.$client.batch(settlementChunkStatements(db, part, now_ms));
       settled += part.length;
       continue;
     } catch (err) {
@@ -291,8 +322,7 @@ export async function writeSettlements(db: Db, items: Settlement[], now_ms: numb
     }
     for (const s of part) {
       try {
-        const one = settlementStatements(db, s, now_ms);
-        await db.batch(one as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+        await db.$client.batch(settlementStatements(db, s, now_ms));
         settled++;
       } catch (err) {
         if (classifyMoneyError(err) === "state_conflict" || classifyMoneyError(err) === "duplicate") already++;
@@ -309,10 +339,16 @@ export function decide(order: Order, ticks: readonly Tick[]): Settlement {
     { direction: order.direction, entry_price_e8: order.entry_price_e8, stake_micro: order.stake_micro, fee_micro: order.fee_micro, profit_rate_bp: order.profit_rate_bp, delivery_at_ms: order.delivery_at_ms },
     ticks,
   );
+  // Ticks are oldest first: the last three at or before `at` and the two after it.
   const around = (at: number) => {
-    const before = ticks.filter((t) => t.ts_ms <= at).slice(-3);
-    const after = ticks.filter((t) => t.ts_ms > at).slice(0, 2);
-    return [...before, ...after];
+    let lo = 0;
+    let hi = ticks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ticks[mid].ts_ms <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return ticks.slice(Math.max(0, lo - 3), lo + 2);
   };
   const audit = new Map<number, { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }>();
   for (const t of [...around(order.entry_tick_ts_ms), ...around(order.delivery_at_ms)]) audit.set(t.ts_ms, { ...t, role: "context" });
