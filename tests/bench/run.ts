@@ -14,6 +14,7 @@
  * BENCH_TRADES (a subset of fanout,orders,burst; default all three).
  * Every group is bounded in time, and every server is stopped on every way out.
  */
+import { execFileSync } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { benchLoginRequests, benchPasswordHash } from "./identity";
 import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server } from "./lib";
@@ -88,6 +89,9 @@ async function tradesGroup(): Promise<GroupResult> {
   // One frozen bundle of the app for both servers (see lib.ts Snapshot: edits and rebuilds by
   // others in the same tree do not restart them mid-bench).
   const snapshot = await withTimeout("snapshot", 60_000, snapshotWorker(`${STATE_DIR}-trades.snapshot`));
+  // The build, the state copy and the bundle leave megabytes of dirty pages: flush them now, or
+  // their write-back lands on the first bench (every tick waits for its storage commit).
+  execFileSync("sync");
 
   const port = await freePort();
   let server: Server | undefined;
