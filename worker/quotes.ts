@@ -29,11 +29,14 @@ export async function hubFor(env: Env, product: HubProduct) {
  */
 const routes = new Map<number, HubConfig>();
 
-export async function hubConfigForProduct(db: Db, product_id: number): Promise<HubConfig | null> {
-  const known = routes.get(product_id);
+export async function hubConfigForProduct(db: Db, product_id: number, opts: { fresh?: boolean } = {}): Promise<HubConfig | null> {
+  const known = opts.fresh ? undefined : routes.get(product_id);
   if (known) return known;
   const product = await db.query.products.findFirst({ where: eq(products.id, product_id) });
-  if (!product) return null;
+  if (!product) {
+    routes.delete(product_id);
+    return null;
+  }
   const config = hubConfig(product);
   routes.set(product_id, config);
   return config;

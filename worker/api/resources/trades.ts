@@ -124,17 +124,15 @@ export const orderApi = new Hono<AppEnv>()
     const user = c.get("user");
     // The symbol's QuoteHub checks the order against the product's rules and its latest tick,
     // and writes it (grouped with the orders arriving at the same moment).
-    const config = await hubConfigForProduct(c.get("db"), body.product_id);
-    if (!config) throw new ApiError("errors.not_found", 404);
-    const r = await hubStub(c.env, config.symbol).place(config, {
-      user_id: user.id,
-      product_id: body.product_id,
-      direction: body.direction,
-      stake_micro: body.amount,
-      seconds: body.seconds,
-      quote_price_e8: body.quote_price,
-      request_key: idempotencyKey(c),
-    });
+    const input = { user_id: user.id, product_id: body.product_id, direction: body.direction, stake_micro: body.amount, seconds: body.seconds, quote_price_e8: body.quote_price, request_key: idempotencyKey(c) };
+    const place = async (fresh: boolean) => {
+      const config = await hubConfigForProduct(c.get("db"), body.product_id, { fresh });
+      if (!config) throw new ApiError("errors.not_found", 404);
+      return hubStub(c.env, config.symbol).place(config, input);
+    };
+    let r = await place(false);
+    // A remembered route can only be stale if the database was reset under a running isolate.
+    if (r.status === "product_unknown") r = await place(true);
     if (r.status === "product_unknown") throw new ApiError("errors.not_found", 404);
     if (r.status === "price_moved") throw new ApiError("errors.price_moved", 200, { price: formatPriceE8(r.entry_price_e8) }, { price: formatPriceE8(r.entry_price_e8) });
     if (r.status === "stake_out_of_range") throw new ApiError("errors.stake_out_of_range", 200, { min: usdt(r.min_stake_micro), max: usdt(r.max_stake_micro) });
