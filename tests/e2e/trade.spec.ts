@@ -11,6 +11,11 @@ test("open a market, buy up 30 s, watch it settle, check the tick audit and the 
   await open(page, "/pages/user/login");
   await login(page, "demo", "demo12345");
   await expect(page).toHaveURL(/\/$/);
+  // The same account's home page in another tab: its balance follows the order placed here.
+  const other = await page.context().newPage();
+  await open(other, "/");
+  const otherBalance = other.getByTestId("balance-available");
+  const balanceBefore = await otherBalance.textContent();
 
   await open(page, "/pages/invest/index");
   await expect(page.getByTestId("simulated-label")).toBeVisible();
@@ -44,6 +49,9 @@ test("open a market, buy up 30 s, watch it settle, check the tick audit and the 
   const position = page.getByTestId("position-row").first();
   await expect(position).toBeVisible();
   const orderId = await position.getAttribute("data-id");
+  // The other tab heard it from this page over the user's channel, without reloading.
+  await expect.poll(async () => otherBalance.textContent(), { timeout: 10_000 }).not.toBe(balanceBefore);
+  await other.close();
   const countdown = position.getByTestId("countdown");
   const c1 = await countdown.textContent();
   await expect.poll(async () => countdown.textContent(), { timeout: 5_000 }).not.toBe(c1);
