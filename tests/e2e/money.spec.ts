@@ -38,7 +38,7 @@ for (const lng of ["en", "ja"] as const) {
     await open(page, "/pages/me/sub/stored");
     await expect(page.getByTestId("deposit-address")).toBeVisible();
     await page.getByTestId("recharge-amount").fill("500");
-    await page.locator('input[name="tx_hash"]').fill("0x" + "ab".repeat(32));
+    await page.locator('input[name="tx_hash"]').fill("0x" + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join(""));
     await page.getByTestId("upload-input").setInputFiles(SCREENSHOT);
     await expect(page.getByTestId("upload-preview")).toBeVisible();
     await page.getByTestId("recharge-submit").click();

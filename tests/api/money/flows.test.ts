@@ -77,6 +77,36 @@ describe("recharge", () => {
     expect((await call("/api/user/recharge_list", {}, { token: u.token })).data.total).toBe(1);
   });
 
+  it("one transaction hash pays in once per channel, whoever sends it, in any letter case", async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const hash = `0x${rkey().replace(/[^0-9a-f]/g, "")}ABCDEF`;
+    const submit = async (token: string, tx_hash: string, channel_id = 1) => {
+      const img = await upload(token);
+      return call("/api/user/recharge", { channel_id, amount: "60", tx_hash, image: img.data.url }, { token, headers: { "idempotency-key": rkey() } });
+    };
+    const first = await submit(a.token, hash);
+    expect(first.code).toBe(1);
+    expect(first.data.deposit.tx_hash).toBe(hash.toLowerCase());
+    // Under review: the same transaction again (also lower-cased, or padded) is refused.
+    expect((await submit(a.token, hash.toLowerCase())).data.error).toBe("tx_hash_used");
+    const again = await submit(b.token, `  ${hash}  `);
+    expect(again.data.error).toBe("tx_hash_used");
+    expect(again.msg).toBe("This transaction hash has already been submitted. Check the hash, or contact customer service.");
+    // Racing submissions of one hash: one deposit, the other refused.
+    const other = `0x${rkey().replace(/[^0-9a-f]/g, "")}99`;
+    const raced = await Promise.all([submit(a.token, other), submit(b.token, other)]);
+    expect(raced.map((r) => r.code).sort()).toEqual([0, 1]);
+    // Another channel is another chain: the hash is its own there.
+    const channels = (await call("/api/index/recharge_way")).data as { id: number; chain: string }[];
+    const erc20 = channels.find((c) => c.chain === "ERC20")!;
+    expect((await submit(a.token, hash, erc20.id)).code).toBe(1);
+    // A rejected deposit frees its hash (a typo, a transfer that never arrived).
+    const op = await operatorToken();
+    expect((await call(`/api/admin/deposits/${first.data.id}/reject`, { reason: "wrong amount" }, { token: op })).code).toBe(1);
+    expect((await submit(b.token, hash)).code).toBe(1);
+  });
+
   it("bank transfer recharges go to the platform bank account", async () => {
     const u = await newUser();
     const img = await upload(u.token);

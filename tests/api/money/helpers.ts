@@ -28,7 +28,7 @@ export async function recharge(token: string, amount: string, key = rkey("dep"))
   const img = await upload(token);
   const channels = await call("/api/index/recharge_way");
   const trc20 = channels.data.find((c: { chain: string }) => c.chain === "TRC20");
-  return call("/api/user/recharge", { channel_id: trc20.id, amount, tx_hash: "0xabc123", image: img.data.url }, { token, headers: { "idempotency-key": key } });
+  return call("/api/user/recharge", { channel_id: trc20.id, amount, tx_hash: `0x${key.replace(/[^0-9a-z]/gi, "")}`, image: img.data.url }, { token, headers: { "idempotency-key": key } });
 }
 
 export async function fundedUser(amount = "1000") {

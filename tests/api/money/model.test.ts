@@ -85,7 +85,7 @@ describe("money model", () => {
             case "deposit": {
               const u = users[op.user];
               const key = `model-dep-${++seq}`;
-              const r = await submitDeposit(db, { user_id: u.id, kind: "crypto", channel_id: channel.id, amount_micro: op.amount * USDT, tx_hash: "h", image_id: u.image_id, request_key: key }, now());
+              const r = await submitDeposit(db, { user_id: u.id, kind: "crypto", channel_id: channel.id, amount_micro: op.amount * USDT, tx_hash: `h-${key}`, image_id: u.image_id, request_key: key }, now());
               expect(r.status).toBe("ok");
               if (r.status === "ok") {
                 deposits.push({ id: r.deposit.id, user: op.user, amount: op.amount * USDT, state: "review" });
@@ -167,7 +167,7 @@ describe("money model", () => {
               const amount = op.same_body ? req.amount : req.amount + USDT;
               const r =
                 req.kind === "deposit"
-                  ? await submitDeposit(db, { user_id: u.id, kind: "crypto", channel_id: channel.id, amount_micro: amount, tx_hash: "h", image_id: u.image_id, request_key: req.key }, now())
+                  ? await submitDeposit(db, { user_id: u.id, kind: "crypto", channel_id: channel.id, amount_micro: amount, tx_hash: `h-${req.key}`, image_id: u.image_id, request_key: req.key }, now())
                   : await requestWithdrawal(db, { user_id: u.id, amount_micro: amount, wallet_id: u.wallet_id, bank_id: null, request_key: req.key }, now());
               if (op.same_body) {
                 expect(r.status).toBe("ok");

@@ -58,6 +58,9 @@ export const deposits = sqliteTable(
   },
   (t) => [
     uniqueIndex("deposits_request_unique").on(t.user_id, t.request_key),
+    // One on-chain transaction pays in once: a hash may be pending or approved on one deposit
+    // per channel (a rejected deposit frees it, e.g. after a typo).
+    uniqueIndex("deposits_tx_once").on(t.channel_id, t.tx_hash).where(sql`${t.kind} = 'crypto' AND ${t.status} <> 'rejected'`),
     index("deposits_user_idx").on(t.user_id, t.id),
     index("deposits_status_idx").on(t.status, t.id),
     check("deposits_amount_positive", sql`${t.amount_micro} > 0`),

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { deposit_channels, deposits } from "../../db/schema";
 import { auditInsert } from "../audit/log";
@@ -34,13 +34,23 @@ export type SubmitDeposit = {
 
 export type SubmitResult =
   | { status: "ok"; deposit: Deposit; replayed: boolean }
-  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable"; min_amount_micro?: number };
+  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable" | "tx_hash_used"; min_amount_micro?: number };
+
+/**
+ * A transaction hash as stored and compared: trimmed, and hexadecimal hashes (TRC20 ids,
+ * 0x-prefixed Ethereum hashes) lower-cased, since the same hash can be typed either way.
+ */
+export function normalizeTxHash(text: string): string {
+  const t = text.trim();
+  return /^(0x)?[0-9a-f]+$/i.test(t) ? t.toLowerCase() : t;
+}
 
 /**
  * Records a deposit for review. No money moves until an operator approves it. The client's
  * key makes a resubmission return the first deposit instead of creating a second.
  */
-export async function submitDeposit(db: Db, input: SubmitDeposit, now_ms: number): Promise<SubmitResult> {
+export async function submitDeposit(db: Db, submitted: SubmitDeposit, now_ms: number): Promise<SubmitResult> {
+  const input = { ...submitted, tx_hash: normalizeTxHash(submitted.tx_hash) };
   const hash = requestHash({ kind: input.kind, channel_id: input.channel_id, amount_micro: input.amount_micro, tx_hash: input.tx_hash, image_id: input.image_id });
   const existing = await findByRequest(db, input.user_id, input.request_key);
   if (existing) return existing.request_hash === hash ? { status: "ok", deposit: existing, replayed: true } : { status: "idempotency_conflict" };
@@ -59,6 +69,7 @@ export async function submitDeposit(db: Db, input: SubmitDeposit, now_ms: number
     min_amount_micro = bank.min_amount_micro;
   }
   if (input.amount_micro < min_amount_micro) return { status: "below_minimum", min_amount_micro };
+  if (input.kind === "crypto" && (await txHashTaken(db, input.channel_id, input.tx_hash))) return { status: "tx_hash_used" };
 
   try {
     await db.insert(deposits).values({
@@ -77,10 +88,22 @@ export async function submitDeposit(db: Db, input: SubmitDeposit, now_ms: number
   } catch (err) {
     // A concurrent submit with the same key won the race: answer as a replay.
     const raced = await findByRequest(db, input.user_id, input.request_key);
-    if (!raced) throw err;
-    return raced.request_hash === hash ? { status: "ok", deposit: raced, replayed: true } : { status: "idempotency_conflict" };
+    if (raced) return raced.request_hash === hash ? { status: "ok", deposit: raced, replayed: true } : { status: "idempotency_conflict" };
+    // Or another deposit claimed the same transaction at the same moment (the unique index).
+    if (input.kind === "crypto" && (await txHashTaken(db, input.channel_id, input.tx_hash))) return { status: "tx_hash_used" };
+    throw err;
   }
   return { status: "ok", deposit: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
+}
+
+/** Is this transaction already claimed by a deposit under review or approved on the channel? */
+async function txHashTaken(db: Db, channel_id: number | null, tx_hash: string): Promise<boolean> {
+  if (channel_id === null) return false;
+  const row = await db.query.deposits.findFirst({
+    columns: { id: true },
+    where: and(eq(deposits.channel_id, channel_id), eq(deposits.tx_hash, tx_hash), eq(deposits.kind, "crypto"), ne(deposits.status, "rejected")),
+  });
+  return row !== undefined;
 }
 
 function findByRequest(db: Db, user_id: number, request_key: string) {

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `deposits_tx_once` ON `deposits` (`channel_id`,`tx_hash`) WHERE "deposits"."kind" = 'crypto' AND "deposits"."status" <> 'rejected';
