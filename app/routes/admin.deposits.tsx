@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Destination, InlineAction, Pager, Screenshot, StatusPill, StatusTabs, TableWrap, pageParam, statusParam, useAction } from "../components/admin/money";
-import { Empty } from "../components/nav";
+import { Decided, Destination, InlineAction, QueuePage, Screenshot, SubmitterCells, useAction } from "../components/admin/money";
+import { decideInQueue, loadQueue, QUEUE_ROWS } from "../components/admin/queue.server";
 import { useUi } from "../components/ui";
-import { adminApi, adminApiOrLogin } from "../lib/admin.server";
-import { formatDateTime, formatUsdt } from "../lib/format";
+import { formatUsdt } from "../lib/format";
 export { clientAction } from "../lib/client-action";
 export { shouldRevalidate } from "../lib/revalidate";
 
@@ -26,65 +25,33 @@ type DepositItem = {
 };
 
 const STATUSES = ["review", "approved", "rejected", "all"] as const;
-const ROWS = 30;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const status = statusParam(url, STATUSES);
-  const page_no = pageParam(url);
-  const res = await adminApiOrLogin<{ items: DepositItem[]; total: number }>(context, request, "/api/admin/deposits", { status, page_no, row: ROWS });
-  return { items: res.code === 1 ? res.data.items : [], total: res.code === 1 ? res.data.total : 0, status, page_no, error: res.code === 1 ? "" : res.msg };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadQueue<DepositItem, (typeof STATUSES)[number]>(context, request, "/api/admin/deposits", STATUSES);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  const intent = String(form.get("intent") ?? "");
-  if (!/^\d{1,15}$/.test(id)) return { status: 400, code: 0 as const, msg: "", data: null };
-  if (intent === "approve") return adminApi(context, request, `/api/admin/deposits/${id}/approve`);
-  if (intent === "reject") return adminApi(context, request, `/api/admin/deposits/${id}/reject`, { reason: String(form.get("reason") ?? "") });
-  return { status: 400, code: 0 as const, msg: "", data: null };
-}
+export const action = ({ request, context }: ActionFunctionArgs) => decideInQueue(context, request, "/api/admin/deposits", { approve: null, reject: "reason" });
 
 /** The deposit review queue: check the screenshot and hash, then credit or refuse with a reason. */
 export default function AdminDeposits() {
   const { t } = useTranslation("admin");
   const { items, total, status, page_no, error } = useLoaderData<typeof loader>();
-  const decided = status !== "review" && status !== "all";
   return (
-    <section>
-      <div className="page-head">
-        <h1>{t("deposits.title")}</h1>
-        <span className="muted">{t("count_items", { count: total })}</span>
-      </div>
-      <p className="muted">{t("deposits.note")}</p>
-      <StatusTabs statuses={STATUSES} current={status} label={t("deposits.title")} />
-      {error ? <p className="notice notice-bad">{error}</p> : null}
-      {items.length === 0 ? (
-        <Empty />
-      ) : (
-        <TableWrap>
-          <table className="table money-table" data-testid="deposits-table">
-            <thead>
-              <tr>
-                <th>{t("col.id_time")}</th>
-                <th>{t("col.account")}</th>
-                <th>{t("deposits.col_destination")}</th>
-                <th className="num">{t("col.amount")}</th>
-                <th>{t("deposits.col_shot")}</th>
-                <th>{decided ? t("col.decision") : t("col.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((d) => (
-                <DepositRow key={d.id} d={d} />
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
-      <Pager page={page_no} total={total} rows={ROWS} />
-    </section>
+    <QueuePage
+      title={t("deposits.title")}
+      note={t("deposits.note")}
+      statuses={STATUSES}
+      status={status}
+      total={total}
+      page_no={page_no}
+      rows={QUEUE_ROWS}
+      error={error}
+      empty={items.length === 0}
+      tableTestId="deposits-table"
+      columns={[{ label: t("deposits.col_destination") }, { label: t("col.amount"), num: true }, { label: t("deposits.col_shot") }]}
+    >
+      {items.map((d) => (
+        <DepositRow key={d.id} d={d} />
+      ))}
+    </QueuePage>
   );
 }
 
@@ -99,14 +66,7 @@ function DepositRow({ d }: { d: DepositItem }) {
   }
   return (
     <tr data-testid="deposit-row" data-id={d.id} data-status={d.status} className={busy ? "row-busy" : undefined}>
-      <td>
-        <strong>#{d.id}</strong>
-        <div className="muted nowrap">{formatDateTime(d.created_at, i18n.language)}</div>
-      </td>
-      <td>
-        <Link to={`/admin/users/${d.user_id}`}>{d.account || `#${d.user_id}`}</Link>
-        <div className="muted">ID {d.user_id}</div>
-      </td>
+      <SubmitterCells id={d.id} created_at={d.created_at} user_id={d.user_id} account={d.account} />
       <td className="wrap-cell wide-cell">
         <Destination text={d.destination} tag={t(`deposits.kind_${d.kind}`)} />
         <div className="sub-line">
@@ -135,11 +95,9 @@ function DepositRow({ d }: { d: DepositItem }) {
             />
           </div>
         ) : (
-          <div className="decided">
-            <StatusPill status={d.status} />
-            {d.decided_at ? <div className="muted nowrap">{formatDateTime(d.decided_at, i18n.language)}</div> : null}
+          <Decided status={d.status} decided_at={d.decided_at}>
             {d.reason ? <div className="decided-reason">{d.reason}</div> : null}
-          </div>
+          </Decided>
         )}
       </td>
     </tr>

@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Destination, InlineAction, Pager, StatusPill, StatusTabs, TableWrap, pageParam, statusParam, useAction, usdtExact } from "../components/admin/money";
-import { Empty } from "../components/nav";
+import { Decided, Destination, InlineAction, QueuePage, SubmitterCells, useAction, usdtExact } from "../components/admin/money";
+import { decideInQueue, loadQueue, QUEUE_ROWS } from "../components/admin/queue.server";
 import { useCopy } from "../components/ui";
-import { adminApi, adminApiOrLogin } from "../lib/admin.server";
-import { formatDateTime, formatUsdt } from "../lib/format";
+import { formatUsdt } from "../lib/format";
 export { clientAction } from "../lib/client-action";
 export { shouldRevalidate } from "../lib/revalidate";
 
@@ -31,25 +30,10 @@ type WithdrawalItem = {
 };
 
 const STATUSES = ["review", "paid", "rejected", "cancelled", "all"] as const;
-const ROWS = 30;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const status = statusParam(url, STATUSES);
-  const page_no = pageParam(url);
-  const res = await adminApiOrLogin<{ items: WithdrawalItem[]; total: number }>(context, request, "/api/admin/withdrawals", { status, page_no, row: ROWS });
-  return { items: res.code === 1 ? res.data.items : [], total: res.code === 1 ? res.data.total : 0, status, page_no, error: res.code === 1 ? "" : res.msg };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadQueue<WithdrawalItem, (typeof STATUSES)[number]>(context, request, "/api/admin/withdrawals", STATUSES);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  const intent = String(form.get("intent") ?? "");
-  if (!/^\d{1,15}$/.test(id)) return { status: 400, code: 0 as const, msg: "", data: null };
-  if (intent === "pay") return adminApi(context, request, `/api/admin/withdrawals/${id}/pay`, { tx_ref: String(form.get("tx_ref") ?? "") });
-  if (intent === "reject") return adminApi(context, request, `/api/admin/withdrawals/${id}/reject`, { reason: String(form.get("reason") ?? "") });
-  return { status: 400, code: 0 as const, msg: "", data: null };
-}
+export const action = ({ request, context }: ActionFunctionArgs) => decideInQueue(context, request, "/api/admin/withdrawals", { pay: "tx_ref", reject: "reason" });
 
 /**
  * The payout queue. The amount is already locked on the user's side; paying sends the actual
@@ -58,42 +42,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AdminWithdrawals() {
   const { t } = useTranslation("admin");
   const { items, total, status, page_no, error } = useLoaderData<typeof loader>();
-  const decided = status !== "review" && status !== "all";
   return (
-    <section>
-      <div className="page-head">
-        <h1>{t("withdrawals.title")}</h1>
-        <span className="muted">{t("count_items", { count: total })}</span>
-      </div>
-      <p className="muted">{t("withdrawals.note")}</p>
-      <StatusTabs statuses={STATUSES} current={status} label={t("withdrawals.title")} />
-      {error ? <p className="notice notice-bad">{error}</p> : null}
-      {items.length === 0 ? (
-        <Empty />
-      ) : (
-        <TableWrap>
-          <table className="table money-table" data-testid="withdrawals-table">
-            <thead>
-              <tr>
-                <th>{t("col.id_time")}</th>
-                <th>{t("col.account")}</th>
-                <th>{t("withdrawals.col_destination")}</th>
-                <th className="num">{t("col.amount")}</th>
-                <th className="num">{t("withdrawals.col_fee")}</th>
-                <th className="num">{t("withdrawals.col_actual")}</th>
-                <th>{decided ? t("col.decision") : t("col.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((w) => (
-                <WithdrawalRow key={w.id} w={w} />
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
-      <Pager page={page_no} total={total} rows={ROWS} />
-    </section>
+    <QueuePage
+      title={t("withdrawals.title")}
+      note={t("withdrawals.note")}
+      statuses={STATUSES}
+      status={status}
+      total={total}
+      page_no={page_no}
+      rows={QUEUE_ROWS}
+      error={error}
+      empty={items.length === 0}
+      tableTestId="withdrawals-table"
+      columns={[{ label: t("withdrawals.col_destination") }, { label: t("col.amount"), num: true }, { label: t("withdrawals.col_fee"), num: true }, { label: t("withdrawals.col_actual"), num: true }]}
+    >
+      {items.map((w) => (
+        <WithdrawalRow key={w.id} w={w} />
+      ))}
+    </QueuePage>
   );
 }
 
@@ -109,14 +75,7 @@ function WithdrawalRow({ w }: { w: WithdrawalItem }) {
   const address = payTo.split(" · ").pop()?.trim() ?? "";
   return (
     <tr data-testid="withdrawal-row" data-id={w.id} data-status={w.status} className={busy ? "row-busy" : undefined}>
-      <td>
-        <strong>#{w.id}</strong>
-        <div className="muted nowrap">{formatDateTime(w.created_at, lng)}</div>
-      </td>
-      <td>
-        <Link to={`/admin/users/${w.user_id}`}>{who}</Link>
-        <div className="muted">ID {w.user_id}</div>
-      </td>
+      <SubmitterCells id={w.id} created_at={w.created_at} user_id={w.user_id} account={w.account} />
       <td className="wrap-cell wide-cell">
         <Destination text={payTo} tag={t(`withdrawals.channel_${w.channel}`)} showHead={w.channel === "bank"} />
         {w.channel === "trc20" && address ? (
@@ -156,16 +115,14 @@ function WithdrawalRow({ w }: { w: WithdrawalItem }) {
             />
           </div>
         ) : (
-          <div className="decided">
-            <StatusPill status={w.status} />
-            {w.decided_at ? <div className="muted nowrap">{formatDateTime(w.decided_at, lng)}</div> : null}
+          <Decided status={w.status} decided_at={w.decided_at}>
             {w.tx_ref ? (
               <div className="decided-reason">
                 {t("withdrawals.tx_ref")}: <code className="mono">{w.tx_ref}</code>
               </div>
             ) : null}
             {w.reason ? <div className="decided-reason">{w.reason}</div> : null}
-          </div>
+          </Decided>
         )}
       </td>
     </tr>

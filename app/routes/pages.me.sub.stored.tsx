@@ -1,20 +1,17 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { QRCodeSVG } from "qrcode.react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AmountInput } from "../components/money/amount-input";
 import { CopyValue } from "../components/money/copy-value";
-import { ImageUpload } from "../components/money/image-upload";
 import { Notice } from "../components/money/notice";
-import { forwardUpload } from "../components/money/upload.server";
-import { missingFields } from "../components/form";
+import { RechargeRecordsLink, RechargeReportForm } from "../components/money/recharge-form";
+import { rechargeAction } from "../components/money/upload.server";
 import { AppLink, Screen } from "../components/nav";
-import { useUi } from "../components/ui";
-import { api, apiOrLogin } from "../lib/api.server";
+import { apiOrLogin } from "../lib/api.server";
 import { formatUsdt } from "../lib/format";
 import { newRequestKey, type DepositChannel } from "../lib/money";
-import { useEnvelope, type PageEnvelope } from "../lib/use-envelope";
 import { useRootData } from "../root";
 import moneyStyles from "../styles/money.css";
 export { clientAction } from "../lib/client-action";
@@ -32,49 +29,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  if (form.get("intent") === "upload") return forwardUpload(context, request, form);
-  const field = (n: string) => String(form.get(n) ?? "");
-  return api(context, request, "/api/user/recharge", {
-    kind: "crypto",
-    channel_id: field("channel_id"),
-    amount: field("amount"),
-    tx_hash: field("tx_hash"),
-    image: field("image"),
-    request_key: field("request_key"),
-  });
-}
+export const action = ({ request, context }: ActionFunctionArgs) => rechargeAction(context, request, "crypto", ["channel_id", "tx_hash"]);
 
 /** Crypto recharge: pick currency and chain, send to the shown address, then report it with proof. */
 export default function CryptoRecharge() {
   const { t } = useTranslation("wallet");
-  const { t: tc } = useTranslation();
   const { channels, error, request_key } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en";
-  const ui = useUi();
-  const navigate = useNavigate();
-  const fetcher = useFetcher<PageEnvelope>();
   const [channelId, setChannelId] = useState<number | null>(channels[0]?.id ?? null);
   const [amount, setAmount] = useState("");
   const [txHash, setTxHash] = useState("");
   const [image, setImage] = useState("");
   const channel = channels.find((c) => c.id === channelId) ?? channels[0];
-  const busy = fetcher.state !== "idle";
-
-  useEnvelope(fetcher.data, (_data, msg) => {
-    ui.toast(msg);
-    setAmount("");
-    setTxHash("");
-    setImage("");
-    navigate("/pages/me/sub/recharge-record");
-  });
-
-  const records = (
-    <AppLink to="/pages/me/sub/recharge-record" className="m-navbar-action">
-      {t("records")}
-    </AppLink>
-  );
+  const records = <RechargeRecordsLink />;
 
   if (!channel) {
     return (
@@ -141,20 +108,21 @@ export default function CryptoRecharge() {
         </dl>
       </section>
 
-      <fetcher.Form
-        method="post"
-        className="card form"
-        noValidate
-        onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["channel_id", "amount", "tx_hash", "image"])) {
-            e.preventDefault();
-            ui.toast(tc("incomplete"));
-          }
+      <RechargeReportForm
+        title={t("stored.report_title")}
+        request_key={request_key}
+        required={["channel_id", "amount", "tx_hash"]}
+        image={image}
+        onImage={setImage}
+        screenshotLabel={t("stored.screenshot")}
+        warning={t("stored.warning")}
+        submitLabel={t("stored.submit")}
+        onDone={() => {
+          setAmount("");
+          setTxHash("");
+          setImage("");
         }}
       >
-        <h2 className="card-title">{t("stored.report_title")}</h2>
-        <input type="hidden" name="intent" value="recharge" />
-        <input type="hidden" name="request_key" value={request_key} />
         <input type="hidden" name="channel_id" value={channel.id} />
         <AmountInput
           label={t("stored.amount_label")}
@@ -183,15 +151,7 @@ export default function CryptoRecharge() {
           </div>
           <p className="field-hint">{t("stored.tx_hash_hint")}</p>
         </div>
-        <ImageUpload label={t("stored.screenshot")} hint={t("upload.hint")} value={image} onChange={setImage} />
-        <Notice tone="warn" title={t("stored.warning_title")} testId="recharge-warning">
-          <p>{t("stored.warning")}</p>
-        </Notice>
-        <p className="muted">{t("stored.review_note")}</p>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy} data-testid="recharge-submit">
-          {t("stored.submit")}
-        </button>
-      </fetcher.Form>
+      </RechargeReportForm>
 
       <AppLink to="/pages/me/sub/stored2" className="m-alt-link">
         {t("stored.use_bank")} ›

@@ -1,19 +1,16 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { missingFields } from "../components/form";
 import { AmountInput } from "../components/money/amount-input";
 import { CopyValue } from "../components/money/copy-value";
-import { ImageUpload } from "../components/money/image-upload";
 import { Notice } from "../components/money/notice";
-import { forwardUpload } from "../components/money/upload.server";
+import { RechargeRecordsLink, RechargeReportForm } from "../components/money/recharge-form";
+import { rechargeAction } from "../components/money/upload.server";
 import { AppLink, Screen } from "../components/nav";
-import { useUi } from "../components/ui";
-import { api, apiOrLogin } from "../lib/api.server";
+import { apiOrLogin } from "../lib/api.server";
 import { formatUsdt } from "../lib/format";
 import { newRequestKey, type PlatformBank } from "../lib/money";
-import { useEnvelope, type PageEnvelope } from "../lib/use-envelope";
 import { useRootData } from "../root";
 import moneyStyles from "../styles/money.css";
 export { clientAction } from "../lib/client-action";
@@ -27,43 +24,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { bank, request_key: newRequestKey() };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  if (form.get("intent") === "upload") return forwardUpload(context, request, form);
-  const field = (n: string) => String(form.get(n) ?? "");
-  return api(context, request, "/api/user/recharge", {
-    kind: "bank",
-    amount: field("amount"),
-    image: field("image"),
-    request_key: field("request_key"),
-  });
-}
+export const action = ({ request, context }: ActionFunctionArgs) => rechargeAction(context, request, "bank", []);
 
 /** Bank transfer recharge: transfer to the platform's account, then report it with the receipt. */
 export default function BankRecharge() {
   const { t } = useTranslation("wallet");
-  const { t: tc } = useTranslation();
   const { bank, request_key } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en";
-  const ui = useUi();
-  const navigate = useNavigate();
-  const fetcher = useFetcher<PageEnvelope>();
   const [amount, setAmount] = useState("");
   const [image, setImage] = useState("");
-  const busy = fetcher.state !== "idle";
-
-  useEnvelope(fetcher.data, (_data, msg) => {
-    ui.toast(msg);
-    setAmount("");
-    setImage("");
-    navigate("/pages/me/sub/recharge-record");
-  });
-
-  const records = (
-    <AppLink to="/pages/me/sub/recharge-record" className="m-navbar-action">
-      {t("records")}
-    </AppLink>
-  );
+  const records = <RechargeRecordsLink />;
 
   if (!bank.enabled) {
     return (
@@ -114,20 +84,20 @@ export default function BankRecharge() {
         </dl>
       </section>
 
-      <fetcher.Form
-        method="post"
-        className="card form"
-        noValidate
-        onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["amount", "image"])) {
-            e.preventDefault();
-            ui.toast(tc("incomplete"));
-          }
+      <RechargeReportForm
+        title={t("stored2.report_title")}
+        request_key={request_key}
+        required={["amount"]}
+        image={image}
+        onImage={setImage}
+        screenshotLabel={t("stored2.screenshot")}
+        warning={t("stored2.warning")}
+        submitLabel={t("stored2.submit")}
+        onDone={() => {
+          setAmount("");
+          setImage("");
         }}
       >
-        <h2 className="card-title">{t("stored2.report_title")}</h2>
-        <input type="hidden" name="intent" value="recharge" />
-        <input type="hidden" name="request_key" value={request_key} />
         <AmountInput
           label={t("stored2.amount_label")}
           value={amount}
@@ -135,15 +105,7 @@ export default function BankRecharge() {
           placeholder={t("stored.amount_placeholder", { min: formatUsdt(bank.min_amount_micro, locale) })}
           testId="recharge-amount"
         />
-        <ImageUpload label={t("stored2.screenshot")} hint={t("upload.hint")} value={image} onChange={setImage} />
-        <Notice tone="warn" title={t("stored.warning_title")} testId="recharge-warning">
-          <p>{t("stored2.warning")}</p>
-        </Notice>
-        <p className="muted">{t("stored.review_note")}</p>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy} data-testid="recharge-submit">
-          {t("stored2.submit")}
-        </button>
-      </fetcher.Form>
+      </RechargeReportForm>
 
       <AppLink to="/pages/me/sub/stored" className="m-alt-link">
         {t("stored2.use_crypto")} ›

@@ -94,3 +94,22 @@ for (const lng of ["en", "ja"] as const) {
     expect(await page.getByTestId("record-row").count()).toBeGreaterThanOrEqual(4);
   });
 }
+
+test("bank transfer recharge: the platform account to copy, an incomplete form said first, then the report", async ({ page }) => {
+  await register(page);
+  await open(page, "/pages/me/sub/stored2");
+  await expect(page.getByTestId("platform-bank")).toBeVisible();
+  await expect(page.getByTestId("min-deposit")).toContainText("10");
+  // Nothing is sent without the amount and the receipt.
+  await page.getByTestId("recharge-submit").click();
+  await expect(page.getByText(words("en", "common").incomplete)).toBeVisible();
+  await expect(page).toHaveURL(/\/pages\/me\/sub\/stored2/);
+  await page.getByTestId("recharge-amount").fill("120");
+  await page.getByTestId("upload-input").setInputFiles(SCREENSHOT);
+  await expect(page.getByTestId("upload-preview")).toBeVisible();
+  await page.getByTestId("recharge-submit").click();
+  await expect(page).toHaveURL(/\/pages\/me\/sub\/recharge-record/);
+  const row = page.getByTestId("recharge-row").first();
+  await expect(row).toContainText("120");
+  await expect(row.getByTestId("status")).toHaveAttribute("data-status", "review");
+});

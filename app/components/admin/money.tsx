@@ -1,8 +1,9 @@
 import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Empty } from "../nav";
 import { useUi } from "../ui";
-import { formatUsdt } from "../../lib/format";
+import { formatDateTime, formatUsdt } from "../../lib/format";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 
 /** Parts shared by the console's money pages (queues, users, adjustments, settings, ledger). */
@@ -235,4 +236,101 @@ export function parseUsdt(text: string): number | null {
   const m = /^\s*(\d{1,12})(?:\.(\d{0,6}))?\s*$/.exec(text);
   if (!m) return null;
   return Number(m[1]) * 1_000_000 + Number((m[2] ?? "").padEnd(6, "0"));
+}
+
+/**
+ * A review queue page (deposits, withdrawals): title and note, status tabs, the table of
+ * rows, or "No data yet", and the pager. Columns come from the route; rows render themselves.
+ */
+export function QueuePage({
+  title,
+  note,
+  statuses,
+  status,
+  total,
+  page_no,
+  rows,
+  error,
+  empty,
+  tableTestId,
+  columns,
+  children,
+}: {
+  title: string;
+  note: string;
+  statuses: readonly string[];
+  status: string;
+  total: number;
+  page_no: number;
+  rows: number;
+  error: string;
+  empty: boolean;
+  tableTestId: string;
+  columns: { label: string; num?: boolean }[];
+  children: ReactNode;
+}) {
+  const { t } = useTranslation("admin");
+  const decided = status !== "review" && status !== "all";
+  return (
+    <section>
+      <div className="page-head">
+        <h1>{title}</h1>
+        <span className="muted">{t("count_items", { count: total })}</span>
+      </div>
+      <p className="muted">{note}</p>
+      <StatusTabs statuses={statuses} current={status} label={title} />
+      {error ? <p className="notice notice-bad">{error}</p> : null}
+      {empty ? (
+        <Empty />
+      ) : (
+        <TableWrap>
+          <table className="table money-table" data-testid={tableTestId}>
+            <thead>
+              <tr>
+                <th>{t("col.id_time")}</th>
+                <th>{t("col.account")}</th>
+                {columns.map((c) => (
+                  <th key={c.label} className={c.num ? "num" : undefined}>
+                    {c.label}
+                  </th>
+                ))}
+                <th>{decided ? t("col.decision") : t("col.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>{children}</tbody>
+          </table>
+        </TableWrap>
+      )}
+      <Pager page={page_no} total={total} rows={rows} />
+    </section>
+  );
+}
+
+/** The first two cells of a queue row: number and time, and the user it belongs to. */
+export function SubmitterCells({ id, created_at, user_id, account }: { id: number; created_at: number; user_id: number; account: string }) {
+  const { i18n } = useTranslation("admin");
+  return (
+    <>
+      <td>
+        <strong>#{id}</strong>
+        <div className="muted nowrap">{formatDateTime(created_at, i18n.language)}</div>
+      </td>
+      <td>
+        <Link to={`/admin/users/${user_id}`}>{account || `#${user_id}`}</Link>
+        <div className="muted">ID {user_id}</div>
+      </td>
+    </>
+  );
+}
+
+/** A decided row's last cell: its state, when, and what was recorded with it. */
+export function Decided({ status, decided_at, children }: { status: string; decided_at: number | null; children?: ReactNode }) {
+  const { i18n } = useTranslation("admin");
+  return (
+    <div className="decided">
+      <StatusPill status={status} />
+      {decided_at ? <div className="muted nowrap">{formatDateTime(decided_at, i18n.language)}</div> : null}
+      {children}
+    </div>
+  );
 }
