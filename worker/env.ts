@@ -8,6 +8,8 @@ export interface Env {
   ASSETS: Fetcher;
   USER_CHANNEL: DurableObjectNamespace<UserChannel>;
   QUOTE_HUB: DurableObjectNamespace<QuoteHub>;
+  /** Sign-in and registration attempts per client IP (absent where Node scripts bind the app). */
+  AUTH_LIMIT?: RateLimit;
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */
   PRICE_FEED?: string;
   PRICE_FEED_URL?: string;

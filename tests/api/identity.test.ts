@@ -210,3 +210,25 @@ describe("language", () => {
     expect((await call("/api/user/lang", { value: "klingon" }, { token: u.token })).code).toBe(0);
   });
 });
+
+describe("attempts per client IP", () => {
+  it("allows 30 sign-in or registration attempts a minute from one address, then answers 429", async () => {
+    const from = (ip: string) => ({ headers: { "cf-connecting-ip": ip } });
+    // Bad bodies are cheap to send, and count all the same: the limit comes before any work.
+    const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    for (let i = 0; i < 30; i++) {
+      const path = i % 2 ? "/api/user/login" : "/api/user/register";
+      expect((await call(path, {}, from(ip))).data.error, `attempt ${i + 1}`).toBe("incomplete");
+    }
+    const refused = await call("/api/user/login", { account: "anyone", password: "whatever1" }, from(ip));
+    expect(refused.status).toBe(429);
+    expect(refused.data).toMatchObject({ error: "too_many_attempts", retry_after_ms: 60_000 });
+    expect(refused.msg).toBe("Too many sign-in attempts from your network. Please try again in a minute.");
+    expect((await call("/api/admin/login", {}, from(ip))).status).toBe(429);
+    // Another address, and calls without one (the app called in-process by tools), are not held back.
+    expect((await call("/api/user/login", {}, from("198.51.100.9"))).data.error).toBe("incomplete");
+    expect((await call("/api/user/login", {})).data.error).toBe("incomplete");
+    // Other endpoints are not limited.
+    expect((await call("/api/health", undefined, { ...from(ip), method: "GET" })).code).toBe(1);
+  });
+});

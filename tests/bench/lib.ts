@@ -436,6 +436,16 @@ export async function timedRequest(url: string, init: RequestInit = {}, timeout_
   return { ms: elapsed, status: res.status, body };
 }
 
+/**
+ * The address a simulated client sends as `CF-Connecting-IP` (kept by the local runtime when
+ * present): each simulated person its own, from 198.18.0.0/15, the range set aside for
+ * benchmarks. Sign-in and registration are limited per address (30 a minute), as from the
+ * real internet; a bench logging in hundreds of times from one address would measure refusals.
+ */
+export function clientIp(n: number): { "cf-connecting-ip": string } {
+  return { "cf-connecting-ip": `198.18.${Math.floor(n / 250) % 250}.${(n % 250) + 1}` };
+}
+
 export function postJson(url: string, data: unknown, headers: Record<string, string> = {}, timeout_ms = 15_000) {
   return timedRequest(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(data) }, timeout_ms);
 }

@@ -24,6 +24,7 @@ import { placeOrder, type PlaceOrder } from "../../worker/domain/trades/orders";
 import { saveProduct } from "../../worker/domain/trades/products";
 import type { PlaceBatch, PlaceBatchResult } from "./burst-worker";
 import {
+  clientIp,
   closedLoop,
   dataOf,
   ms,
@@ -225,7 +226,7 @@ export async function benchPlaceOrders(server: Server, opts: { users?: number; d
   const mark = server.logMark();
   const users = await pool(Array.from({ length: nUsers }, (_, i) => i), conc, async (i) => {
     const account = `b${RUN}u${i}`;
-    const r = await postJson(`${base}/api/user/register`, { account, password: PASSWORD, password_confirm: PASSWORD, invite_code: "WELCOME" });
+    const r = await postJson(`${base}/api/user/register`, { account, password: PASSWORD, password_confirm: PASSWORD, invite_code: "WELCOME" }, clientIp(i));
     const info = dataOf<{ userinfo: { id: number; token: string } }>(`register ${account}`, r).userinfo;
     return { id: info.id, account, token: info.token, ms: r.ms } as BenchUser & { ms: number };
   });

@@ -14,9 +14,11 @@ export type ApiCall = <T = any>(
  * auth and the envelope live in one place. Pages pass the session token read from their
  * httpOnly cookie as the `token` header, exactly as an API client would.
  */
-export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext): ApiCall {
+export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null): ApiCall {
   return async (path, opts = {}) => {
     const headers = new Headers();
+    // The visitor's address, so per-IP limits count what they do through pages too.
+    if (client_ip) headers.set("cf-connecting-ip", client_ip);
     if (opts.token) headers.set("token", opts.token);
     if (opts.lang) headers.set("lang", opts.lang);
     let body: BodyInit | undefined;

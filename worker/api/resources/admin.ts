@@ -11,6 +11,7 @@ import { requireOperator } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { int, optionalText, pagination, text } from "../fields";
 import type { AppEnv } from "../types";
+import { limitAuthAttempts } from "../../middleware/rate-limit";
 
 const LoginBody = z.object({ account: text({ max: 64, invalid: "errors.login_failed" }), password: text({ max: 256, trim: false, invalid: "errors.login_failed" }) });
 const Reason = z.object({ reason: text({ max: 500, invalid: "errors.reason_required" }) });
@@ -30,7 +31,7 @@ const SlideBody = Reason.extend({
 const AuditQuery = z.object({ ...pagination, action: optionalText(50) });
 
 export const adminApi = new Hono<AppEnv>()
-  .post("/login", async (c) => {
+  .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
     const now_ms = Date.now();
     const result = await loginOperator(c.get("db"), body, now_ms);

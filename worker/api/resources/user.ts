@@ -11,6 +11,7 @@ import { userBalances, type UserBalances } from "../../domain/ledger/balances";
 import { ApiError, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
+import { limitAuthAttempts } from "../../middleware/rate-limit";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
 const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
@@ -72,13 +73,13 @@ export function userInfo(user: User, balances: UserBalances, token?: string) {
 }
 
 export const userApi = new Hono<AppEnv>()
-  .post("/register", async (c) => {
+  .post("/register", limitAuthAttempts, async (c) => {
     const body = read(c, RegisterBody);
     const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale") }, Date.now());
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.registered");
   })
-  .post("/login", async (c) => {
+  .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
     const result = await loginUser(c.get("db"), body, Date.now());
     if (result.status === "throttled") {

@@ -1,0 +1,20 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../api/envelope";
+import type { AppEnv } from "../api/types";
+
+/**
+ * Sign-in and registration attempts per client IP (Cloudflare's rate limiting binding,
+ * `AUTH_LIMIT` in wrangler.toml: 30 a minute). The per-account lock stops guessing one
+ * password; this stops one source from trying many accounts, and from spending our CPU on
+ * password hashing. Pages pass their visitor's address on their in-process calls; a request
+ * without `CF-Connecting-IP` (Node scripts, tests calling the app directly) is not counted.
+ */
+export const limitAuthAttempts: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const ip = c.req.header("cf-connecting-ip");
+  const limiter = c.env.AUTH_LIMIT;
+  if (ip && limiter) {
+    const { success } = await limiter.limit({ key: `auth:${ip}` });
+    if (!success) throw new ApiError("errors.too_many_attempts", 429, {}, { retry_after_ms: 60_000 });
+  }
+  await next();
+};
