@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { InlineAction, Signed, StatusPill, StatusTabs, TableWrap, statusParam, useAction, useOperator } from "../components/admin/money";
+import { InlineAction, Pager, Signed, StatusPill, StatusTabs, TableWrap, pageParam, statusParam, useAction, useOperator } from "../components/admin/money";
 import { Empty } from "../components/nav";
 import { useUi } from "../components/ui";
 import { adminApi, adminApiOrLogin } from "../lib/admin.server";
@@ -21,24 +21,19 @@ type AdjustmentItem = {
   decided_by: number | null;
   created_at_ms: number;
   decided_at_ms: number | null;
+  /** The user's account name (the API adds it). */
+  account: string;
 };
 
 const STATUSES = ["pending", "approved", "rejected", "all"] as const;
-/** The list answers user ids only; at most this many distinct users get their account looked up. */
-const ACCOUNT_LOOKUPS = 20;
+const ROWS = 30;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const status = statusParam(new URL(request.url), STATUSES);
-  const res = await adminApiOrLogin<AdjustmentItem[]>(context, request, "/api/admin/adjustments", { status });
-  const items = res.code === 1 ? res.data : [];
-  // An approver should see whose balance moves: the account, not only the id.
-  const ids = [...new Set(items.map((a) => a.user_id))].slice(0, ACCOUNT_LOOKUPS);
-  const found = await Promise.all(
-    ids.map((id) => adminApi<{ user: { id: number; account: string } }>(context, request, `/api/admin/users/${id}/ledger`, { page_no: 1, row: 1 })),
-  );
-  const accounts: Record<number, string> = {};
-  for (const r of found) if (r.code === 1) accounts[r.data.user.id] = r.data.user.account;
-  return { items, accounts, status, error: res.code === 1 ? "" : res.msg };
+  const url = new URL(request.url);
+  const status = statusParam(url, STATUSES);
+  const page_no = pageParam(url);
+  const res = await adminApiOrLogin<{ items: AdjustmentItem[]; total: number }>(context, request, "/api/admin/adjustments", { status, page_no, row: ROWS });
+  return { items: res.code === 1 ? res.data.items : [], total: res.code === 1 ? res.data.total : 0, status, page_no, error: res.code === 1 ? "" : res.msg };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -54,12 +49,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 /** Four eyes: a balance correction moves money only when a second operator approves it. */
 export default function AdminAdjustments() {
   const { t } = useTranslation("admin");
-  const { items, accounts, status, error } = useLoaderData<typeof loader>();
+  const { items, total, status, page_no, error } = useLoaderData<typeof loader>();
   return (
     <section>
       <div className="page-head">
         <h1>{t("adjustments.title")}</h1>
-        <span className="muted">{t("count_items", { count: items.length })}</span>
+        <span className="muted">{t("count_items", { count: total })}</span>
       </div>
       <p className="muted">{t("adjustments.note")}</p>
       <StatusTabs statuses={STATUSES} current={status} label={t("adjustments.title")} />
@@ -82,18 +77,19 @@ export default function AdminAdjustments() {
             </thead>
             <tbody>
               {items.map((a) => (
-                <AdjustmentRow key={a.id} a={a} account={accounts[a.user_id]} />
+                <AdjustmentRow key={a.id} a={a} />
               ))}
             </tbody>
           </table>
         </TableWrap>
       )}
-      {items.length >= 100 ? <p className="muted">{t("adjustments.capped")}</p> : null}
+      <Pager page={page_no} total={total} rows={ROWS} />
     </section>
   );
 }
 
-function AdjustmentRow({ a, account }: { a: AdjustmentItem; account?: string }) {
+function AdjustmentRow({ a }: { a: AdjustmentItem }) {
+  const account = a.account || undefined;
   const { t, i18n } = useTranslation("admin");
   const ui = useUi();
   const me = useOperator();

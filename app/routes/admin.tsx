@@ -17,14 +17,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     adminApiOrLogin<{ id: number; account: string }>(context, request, "/api/admin/me"),
     adminApi<{ total: number }>(context, request, "/api/admin/deposits", { status: "review", row: 1 }),
     adminApi<{ total: number }>(context, request, "/api/admin/withdrawals", { status: "review", row: 1 }),
-    adminApi<unknown[]>(context, request, "/api/admin/adjustments", { status: "pending" }),
+    adminApi<{ total: number }>(context, request, "/api/admin/adjustments", { status: "pending", row: 1 }),
   ]);
   return {
     operator: me.data,
     waiting: {
       deposits: deposits.code === 1 ? deposits.data.total : 0,
       withdrawals: withdrawals.code === 1 ? withdrawals.data.total : 0,
-      adjustments: adjustments.code === 1 ? adjustments.data.length : 0,
+      adjustments: adjustments.code === 1 ? adjustments.data.total : 0,
     },
   };
 }

@@ -25,10 +25,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const page_no = pageParam(new URL(request.url));
   const [ledger, pending] = await Promise.all([
     adminApiOrLogin<Ledger>(context, request, `/api/admin/users/${id}/ledger`, { page_no, row: ROWS }),
-    adminApi<Adjustment[]>(context, request, "/api/admin/adjustments", { status: "pending" }),
+    adminApi<{ items: Adjustment[] }>(context, request, "/api/admin/adjustments", { status: "pending", user_id: id, row: 100 }),
   ]);
   if (ledger.code !== 1) throw new Response(ledger.msg, { status: ledger.status === 404 ? 404 : 400 });
-  const mine = pending.code === 1 ? pending.data.filter((a) => a.user_id === ledger.data.user.id) : [];
+  const mine = pending.code === 1 ? pending.data.items : [];
   return { ...ledger.data, page_no, pending: mine };
 }
 

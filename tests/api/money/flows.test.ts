@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../../worker/domain/ledger/check";
-import { call, db, newUser, seed } from "../helpers";
+import { call, db, newUser, page, seed } from "../helpers";
 import { balance, bindWallet, CARD, fundedUser, operatorToken, recharge, rkey, TRC20, upload, USDT } from "./helpers";
 
 beforeAll(() => seed());
@@ -268,6 +268,33 @@ describe("adjustments need two different operators", () => {
     const d = await call("/api/admin/adjustments/new", { user_id: u.id, direction: "debit", amount: "50", reason: "test" }, { token: op1 });
     expect((await call(`/api/admin/adjustments/${d.data.id}/approve`, {}, { token: op2 })).data.error).toBe("insufficient_funds");
     expect(await balance(u.token)).toEqual({ available: 12_500_000, locked: 0 });
+  });
+
+  it("the list pages, filters by user, and names the user and both operators", async () => {
+    const { newUser: mk } = await import("../helpers");
+    const [u, other] = [await mk(), await mk()];
+    const op = await operatorToken();
+    for (let i = 0; i < 3; i++) expect((await call("/api/admin/adjustments/new", { user_id: u.id, direction: "credit", amount: `${i + 1}`, reason: `r${i}` }, { token: op })).code).toBe(1);
+    expect((await call("/api/admin/adjustments/new", { user_id: other.id, direction: "credit", amount: "9", reason: "other" }, { token: op })).code).toBe(1);
+    const page1 = await call("/api/admin/adjustments", { status: "pending", user_id: u.id, page_no: 1, row: 2 }, { token: op });
+    expect(page1.data.total).toBe(3);
+    expect(page1.data.items.map((a: { amount: string }) => a.amount)).toEqual(["3.00", "2.00"]); // newest first
+    expect(page1.data.items[0]).toMatchObject({ user_id: u.id, account: u.account, requested_by_account: "operator" });
+    const page2 = await call("/api/admin/adjustments", { status: "pending", user_id: u.id, page_no: 2, row: 2 }, { token: op });
+    expect(page2.data.items.map((a: { amount: string }) => a.amount)).toEqual(["1.00"]);
+    const all = await call("/api/admin/adjustments", { status: "pending", row: 100 }, { token: op });
+    expect(all.data.total).toBeGreaterThanOrEqual(4);
+    expect(all.data.items.some((a: { user_id: number }) => a.user_id === other.id)).toBe(true);
+    // The console pages: the queue names the user, the user's page lists only theirs.
+    const { operatorCookieFor } = await import("./cookies");
+    const cookie = await operatorCookieFor(op);
+    const queue = await (await page("/admin/adjustments?status=pending", { headers: { cookie } })).text();
+    expect(queue).toContain(u.account);
+    expect(queue).toContain('data-testid="adjustments-table"');
+    const mine = await (await page(`/admin/users/${u.id}`, { headers: { cookie } })).text();
+    expect(mine.match(/data-testid="user-pending"/g)?.length).toBe(1);
+    expect(mine).toContain("r2");
+    expect(mine).not.toContain(">other<");
   });
 });
 

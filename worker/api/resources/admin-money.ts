@@ -120,9 +120,9 @@ export const adminMoneyApi = new Hono<AppEnv>()
   })
   // Adjustments (four eyes)
   .on(["GET", "POST"], "/adjustments", async (c) => {
-    const { status } = read(c, z.object({ status: z.enum(["pending", "approved", "rejected", "all"]).default("pending") }));
-    const rows = await listAdjustments(c.get("db"), status);
-    return ok(c, await withAccounts(c, rows.map((a) => ({ ...a, amount: usdt(a.amount_micro) }))));
+    const q = read(c, z.object({ status: z.enum(["pending", "approved", "rejected", "all"]).default("pending"), user_id: id().optional(), ...pagination }));
+    const { items, total } = await listAdjustments(c.get("db"), q);
+    return ok(c, { items: await withAccounts(c, items.map((a) => ({ ...a, amount: usdt(a.amount_micro) }))), total });
   })
   .post("/adjustments/new", async (c) => {
     const body = read(c, Reason.extend({ user_id: id(), direction: z.enum(["credit", "debit"], { error: "errors.invalid_field" }), amount: amount() }));

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { adjustments, operators, users } from "../../db/schema";
@@ -67,16 +67,27 @@ export async function rejectAdjustment(db: Db, operator_id: number, id: number, 
   return { status: "ok", adjustment: (await db.query.adjustments.findFirst({ where: eq(adjustments.id, id) }))! };
 }
 
-/** Proposals with the names of who proposed and who decided (operators act under their names). */
-export async function listAdjustments(db: Db, status: Adjustment["status"] | "all") {
+/**
+ * Proposals with the names of who proposed and who decided (operators act under their names),
+ * newest first, one page, optionally one user's; `total` counts them all.
+ */
+export async function listAdjustments(db: Db, q: { status: Adjustment["status"] | "all"; user_id?: number; page_no: number; row: number }) {
   const proposer = alias(operators, "proposer");
   const decider = alias(operators, "decider");
-  return db
-    .select({ ...getTableColumns(adjustments), requested_by_account: proposer.account, decided_by_account: decider.account })
-    .from(adjustments)
-    .leftJoin(proposer, eq(proposer.id, adjustments.requested_by))
-    .leftJoin(decider, eq(decider.id, adjustments.decided_by))
-    .where(status === "all" ? undefined : eq(adjustments.status, status))
-    .orderBy(desc(adjustments.id))
-    .limit(100);
+  const where = and(q.status === "all" ? undefined : eq(adjustments.status, q.status), q.user_id === undefined ? undefined : eq(adjustments.user_id, q.user_id));
+  // Not one db.batch: D1 batch answers rows as objects, and the two aliased `account` columns
+  // would collide (drizzle reads single queries as arrays).
+  const [items, [{ total }]] = await Promise.all([
+    db
+      .select({ ...getTableColumns(adjustments), requested_by_account: proposer.account, decided_by_account: decider.account })
+      .from(adjustments)
+      .leftJoin(proposer, eq(proposer.id, adjustments.requested_by))
+      .leftJoin(decider, eq(decider.id, adjustments.decided_by))
+      .where(where)
+      .orderBy(desc(adjustments.id))
+      .limit(q.row)
+      .offset((q.page_no - 1) * q.row),
+    db.select({ total: sql<number>`count(*)` }).from(adjustments).where(where),
+  ]);
+  return { items, total };
 }
