@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Decided, Destination, InlineAction, QueuePage, Screenshot, SubmitterCells, useAction } from "../components/admin/money";
-import { decideInQueue, loadQueue, QUEUE_ROWS } from "../components/admin/queue.server";
+import { decideInQueue, loadQueue } from "../components/admin/queue.server";
 import { useUi } from "../components/ui";
 import { formatUsdt } from "../lib/format";
 export { clientAction } from "../lib/client-action";
@@ -33,22 +33,17 @@ export const action = ({ request, context }: ActionFunctionArgs) => decideInQueu
 /** The deposit review queue: check the screenshot and hash, then credit or refuse with a reason. */
 export default function AdminDeposits() {
   const { t } = useTranslation("admin");
-  const { items, total, status, page_no, error } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
   return (
     <QueuePage
       title={t("deposits.title")}
       note={t("deposits.note")}
       statuses={STATUSES}
-      status={status}
-      total={total}
-      page_no={page_no}
-      rows={QUEUE_ROWS}
-      error={error}
-      empty={items.length === 0}
+      data={data}
       tableTestId="deposits-table"
       columns={[{ label: t("deposits.col_destination") }, { label: t("col.amount"), num: true }, { label: t("deposits.col_shot") }]}
     >
-      {items.map((d) => (
+      {data.items.map((d) => (
         <DepositRow key={d.id} d={d} />
       ))}
     </QueuePage>

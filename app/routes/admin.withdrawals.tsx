@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Decided, Destination, InlineAction, QueuePage, SubmitterCells, useAction, usdtExact } from "../components/admin/money";
-import { decideInQueue, loadQueue, QUEUE_ROWS } from "../components/admin/queue.server";
+import { decideInQueue, loadQueue } from "../components/admin/queue.server";
 import { useCopy } from "../components/ui";
 import { formatUsdt } from "../lib/format";
 export { clientAction } from "../lib/client-action";
@@ -41,22 +41,17 @@ export const action = ({ request, context }: ActionFunctionArgs) => decideInQueu
  */
 export default function AdminWithdrawals() {
   const { t } = useTranslation("admin");
-  const { items, total, status, page_no, error } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
   return (
     <QueuePage
       title={t("withdrawals.title")}
       note={t("withdrawals.note")}
       statuses={STATUSES}
-      status={status}
-      total={total}
-      page_no={page_no}
-      rows={QUEUE_ROWS}
-      error={error}
-      empty={items.length === 0}
+      data={data}
       tableTestId="withdrawals-table"
       columns={[{ label: t("withdrawals.col_destination") }, { label: t("col.amount"), num: true }, { label: t("withdrawals.col_fee"), num: true }, { label: t("withdrawals.col_actual"), num: true }]}
     >
-      {items.map((w) => (
+      {data.items.map((w) => (
         <WithdrawalRow key={w.id} w={w} />
       ))}
     </QueuePage>

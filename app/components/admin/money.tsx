@@ -238,6 +238,9 @@ export function parseUsdt(text: string): number | null {
   return Number(m[1]) * 1_000_000 + Number((m[2] ?? "").padEnd(6, "0"));
 }
 
+/** Rows per page of a console queue (the loaders ask for this many). */
+export const QUEUE_ROWS = 30;
+
 /**
  * A review queue page (deposits, withdrawals): title and note, status tabs, the table of
  * rows, or "No data yet", and the pager. Columns come from the route; rows render themselves.
@@ -246,12 +249,7 @@ export function QueuePage({
   title,
   note,
   statuses,
-  status,
-  total,
-  page_no,
-  rows,
-  error,
-  empty,
+  data,
   tableTestId,
   columns,
   children,
@@ -259,16 +257,13 @@ export function QueuePage({
   title: string;
   note: string;
   statuses: readonly string[];
-  status: string;
-  total: number;
-  page_no: number;
-  rows: number;
-  error: string;
-  empty: boolean;
+  /** The route's loader data (`loadQueue`). */
+  data: { items: unknown[]; total: number; status: string; page_no: number; error: string };
   tableTestId: string;
   columns: { label: string; num?: boolean }[];
   children: ReactNode;
 }) {
+  const { total, status, page_no, error } = data;
   const { t } = useTranslation("admin");
   const decided = status !== "review" && status !== "all";
   return (
@@ -280,7 +275,7 @@ export function QueuePage({
       <p className="muted">{note}</p>
       <StatusTabs statuses={statuses} current={status} label={title} />
       {error ? <p className="notice notice-bad">{error}</p> : null}
-      {empty ? (
+      {data.items.length === 0 ? (
         <Empty />
       ) : (
         <TableWrap>
@@ -301,7 +296,7 @@ export function QueuePage({
           </table>
         </TableWrap>
       )}
-      <Pager page={page_no} total={total} rows={rows} />
+      <Pager page={page_no} total={total} rows={QUEUE_ROWS} />
     </section>
   );
 }

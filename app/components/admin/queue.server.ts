@@ -1,9 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
-import { pageParam, statusParam } from "./money";
-
-/** Rows per page of a console queue. */
-export const QUEUE_ROWS = 30;
+import { pageParam, QUEUE_ROWS, statusParam } from "./money";
 
 /** One page of a review queue (deposits, withdrawals): `?status=` and `?page=` from the URL. */
 export async function loadQueue<Item, S extends string>(context: AppLoadContext, request: Request, path: string, statuses: readonly S[]) {
