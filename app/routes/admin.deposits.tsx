@@ -5,24 +5,12 @@ import { Decided, Destination, InlineAction, QueuePage, Screenshot, SubmitterCel
 import { decideInQueue, loadQueue } from "../components/admin/queue.server";
 import { useUi } from "../components/ui";
 import { formatUsdt } from "../lib/format";
+import type { DepositItem as Deposit } from "../lib/money";
 export { clientAction } from "../lib/client-action";
 export { shouldRevalidate } from "../lib/revalidate";
 
-type DepositItem = {
-  id: number;
-  user_id: number;
-  account: string;
-  kind: "crypto" | "bank";
-  destination: string;
-  amount: string;
-  amount_micro: number;
-  tx_hash: string;
-  image: string;
-  status: "review" | "approved" | "rejected";
-  reason: string | null;
-  created_at: number;
-  decided_at: number | null;
-};
+/** A deposit as the user sees it, plus who sent it (operators only). */
+type DepositItem = Deposit & { user_id: number; account: string };
 
 const STATUSES = ["review", "approved", "rejected", "all"] as const;
 

@@ -5,28 +5,16 @@ import { Decided, Destination, InlineAction, QueuePage, SubmitterCells, useActio
 import { decideInQueue, loadQueue } from "../components/admin/queue.server";
 import { useCopy } from "../components/ui";
 import { formatUsdt } from "../lib/format";
+import type { WithdrawalItem as Withdrawal } from "../lib/money";
 export { clientAction } from "../lib/client-action";
 export { shouldRevalidate } from "../lib/revalidate";
 
-type WithdrawalItem = {
-  id: number;
+/** A withdrawal as the user sees it, plus who asked and the full payout details (operators only). */
+type WithdrawalItem = Withdrawal & {
   user_id: number;
   account: string;
-  channel: "trc20" | "bank";
-  destination: string;
-  /** Full payout details (unmasked card number): operators only. */
+  /** Full payout details (unmasked card number). */
   payout_details: string;
-  amount: string;
-  fee: string;
-  actual_amount: string;
-  amount_micro: number;
-  fee_micro: number;
-  actual_micro: number;
-  status: "review" | "paid" | "rejected" | "cancelled";
-  tx_ref: string | null;
-  reason: string | null;
-  created_at: number;
-  decided_at: number | null;
 };
 
 const STATUSES = ["review", "paid", "rejected", "cancelled", "all"] as const;

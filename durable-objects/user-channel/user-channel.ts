@@ -22,9 +22,15 @@ export class UserChannel extends DurableObject {
 
   /** Several notices in one call (a settlement tells each owner an order result and a balance). */
   async publishAll(messages: ServerMessage[]): Promise<number> {
+    return this.send(messages, null);
+  }
+
+  /** Sends to every open page of the user but `except`; answers how many got it. */
+  private send(messages: ServerMessage[], except: WebSocket | null): number {
     const texts = messages.map(encode);
     let delivered = 0;
     for (const ws of this.ctx.getWebSockets()) {
+      if (ws === except) continue;
       try {
         for (const text of texts) ws.send(text);
         delivered += 1;
@@ -35,22 +41,13 @@ export class UserChannel extends DurableObject {
     return delivered;
   }
 
+
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
     const message = parseClientMessage(raw);
     if (!message) return ws.close(1003, "unsupported message");
     if (message.type === "ping") ws.send(encode({ type: "pong", server_time_ms: Date.now() }));
-    if (message.type === "changed") {
-      // Only to the user's own other pages: nothing reaches anyone else from here.
-      const text = encode({ type: "balance", reason: message.reason });
-      for (const other of this.ctx.getWebSockets()) {
-        if (other === ws) continue;
-        try {
-          other.send(text);
-        } catch {
-          // closing
-        }
-      }
-    }
+    // Only to the user's own other pages: nothing reaches anyone else from here.
+    if (message.type === "changed") this.send([{ type: "balance", reason: message.reason }], ws);
   }
 
   async webSocketClose(ws: WebSocket, code: number) {

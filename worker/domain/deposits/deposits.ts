@@ -69,7 +69,6 @@ export async function submitDeposit(db: Db, submitted: SubmitDeposit, now_ms: nu
     min_amount_micro = bank.min_amount_micro;
   }
   if (input.amount_micro < min_amount_micro) return { status: "below_minimum", min_amount_micro };
-  if (input.kind === "crypto" && (await txHashTaken(db, input.channel_id, input.tx_hash))) return { status: "tx_hash_used" };
 
   try {
     await db.insert(deposits).values({
@@ -89,7 +88,7 @@ export async function submitDeposit(db: Db, submitted: SubmitDeposit, now_ms: nu
     // A concurrent submit with the same key won the race: answer as a replay.
     const raced = await findByRequest(db, input.user_id, input.request_key);
     if (raced) return raced.request_hash === hash ? { status: "ok", deposit: raced, replayed: true } : { status: "idempotency_conflict" };
-    // Or another deposit claimed the same transaction at the same moment (the unique index).
+    // Or another deposit holds the same transaction (the partial unique index is the rule).
     if (input.kind === "crypto" && (await txHashTaken(db, input.channel_id, input.tx_hash))) return { status: "tx_hash_used" };
     throw err;
   }

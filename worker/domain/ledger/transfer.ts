@@ -29,7 +29,7 @@ function assertTransfer(t: Transfer) {
  * overdraft of a user account fails the CHECK on the update. Any failure rolls back the whole
  * batch.
  */
-export function transferStatements(_db: Db, t: Transfer, now_ms: number): SQL[] {
+export function transferStatements(t: Transfer, now_ms: number): SQL[] {
   assertTransfer(t);
   // Raw SQL rather than drizzle's builders: thousands of these are built when many orders
   // settle at once, and a template costs a tenth of a builder (measured, tests/bench).
@@ -54,7 +54,7 @@ export function transferStatements(_db: Db, t: Transfer, now_ms: number): SQL[] 
  * happens or none of it does. Constraint failures come back as named statuses.
  */
 export async function postTransfers(db: Db, transfers: Transfer[], alongside: BatchItem<"sqlite">[], now_ms: number): Promise<PostResult> {
-  const statements = [...alongside, ...transfers.flatMap((t) => transferStatements(db, t, now_ms))];
+  const statements = [...alongside, ...transfers.flatMap((t) => transferStatements(t, now_ms))];
   if (statements.length === 0) return { status: "ok" };
   try {
     await db.$client.batch(d1Statements(db, statements));

@@ -2,7 +2,6 @@ import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
-import { transitionInsert } from "../ledger/transitions";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
 import { orderFee, settle, type Outcome, type Tick } from "./settlement";
@@ -148,7 +147,7 @@ function orderStatements(db: Db, o: CheckedOrder): D1PreparedStatement[] {
         request_hash: o.request_hash,
       })
       .returning(),
-    ...transfers.flatMap((t) => transferStatements(db, t, now_ms)),
+    ...transfers.flatMap((t) => transferStatements(t, now_ms)),
   ]);
 }
 
@@ -250,28 +249,6 @@ function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
 
 export type Settlement = { order: Order; outcome: Outcome; audit: { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }[] };
 
-function settlementStatements(db: Db, s: Settlement, now_ms: number): D1PreparedStatement[] {
-  const { order: o, outcome } = s;
-  const settled = outcome.status === "void" ? null : outcome.settlement;
-  return d1Statements(db, [
-    transitionInsert(db, { entity: "order", id: o.id, from: "open", to: outcome.status, actor_kind: "system", actor_id: null, reason: outcome.status === "void" ? outcome.reason : "" }, now_ms),
-    db
-      .update(orders)
-      .set({
-        status: outcome.status,
-        settlement_price_e8: settled?.price_e8 ?? null,
-        settlement_tick_ts_ms: settled?.ts_ms ?? null,
-        payout_micro: outcome.payout_micro,
-        profit_micro: outcome.profit_micro,
-        void_reason: outcome.status === "void" ? outcome.reason : "",
-        settled_at_ms: now_ms,
-      })
-      .where(and(eq(orders.id, o.id), eq(orders.status, "open"))),
-    ...(s.audit.length ? [db.insert(order_ticks).values(s.audit.map((a) => ({ order_id: o.id, ...a }))).onConflictDoNothing()] : []),
-    ...settlementTransfers(o, outcome).flatMap((t) => transferStatements(db, t, now_ms)),
-  ]);
-}
-
 /**
  * A chunk of settlements as one batch with few statements: the transition guards and the audit
  * ticks each as ONE set-based statement over a JSON parameter (SQLite's json_each), then one
@@ -299,14 +276,15 @@ function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: 
     sql`INSERT INTO order_ticks (order_id, ts_ms, price_e8, role)
       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(${ticks}) WHERE true
       ON CONFLICT DO NOTHING`,
-    ...part.flatMap((s) => settlementTransfers(s.order, s.outcome).flatMap((t) => transferStatements(db, t, now_ms))),
+    ...part.flatMap((s) => settlementTransfers(s.order, s.outcome).flatMap((t) => transferStatements(t, now_ms))),
   ]);
 }
 
 /**
  * Writes settlements, `chunk` orders per D1 batch. If a batch is refused because one of its
  * orders was already settled (an alarm ran twice, or the sweep got there first), the orders
- * are retried one by one, and the settled ones are skipped: every order settles exactly once.
+ * are retried one by one (each as a chunk of one: the same statements), and the settled ones
+ * are skipped: every order settles exactly once.
  */
 export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, chunk = 500): Promise<{ settled: number; already: number }> {
   let settled = 0;
@@ -322,7 +300,7 @@ export async function writeSettlements(db: Db, items: Settlement[], now_ms: numb
     }
     for (const s of part) {
       try {
-        await db.$client.batch(settlementStatements(db, s, now_ms));
+        await db.$client.batch(settlementChunkStatements(db, [s], now_ms));
         settled++;
       } catch (err) {
         if (classifyMoneyError(err) === "state_conflict" || classifyMoneyError(err) === "duplicate") already++;
