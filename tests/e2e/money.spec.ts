@@ -113,3 +113,23 @@ test("bank transfer recharge: the platform account to copy, an incomplete form s
   await expect(row).toContainText("120");
   await expect(row.getByTestId("status")).toHaveAttribute("data-status", "review");
 });
+
+test("a transaction hash already reported is refused, said in the user's language (ja)", async ({ page }) => {
+  await register(page);
+  await open(page, "/pages/me/sub/setting");
+  await page.getByRole("radio", { name: "日本語" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+  const hash = "0x" + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+  for (const typed of [hash, hash.toUpperCase().replace("0X", "0x")]) {
+    await open(page, "/pages/me/sub/stored");
+    await page.getByTestId("recharge-amount").fill("100");
+    await page.locator('input[name="tx_hash"]').fill(typed);
+    await page.getByTestId("upload-input").setInputFiles(SCREENSHOT);
+    await expect(page.getByTestId("upload-preview")).toBeVisible();
+    await page.getByTestId("recharge-submit").click();
+    if (typed === hash) await expect(page).toHaveURL(/\/pages\/me\/sub\/recharge-record/);
+  }
+  // The second report (same hash, other letter case) stays on the form with the reason.
+  await expect(page.getByText(words("ja", "errors").tx_hash_used)).toBeVisible();
+  await expect(page).toHaveURL(/\/pages\/me\/sub\/stored/);
+});

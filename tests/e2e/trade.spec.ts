@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { login, open } from "./helpers";
+import { login, open, register, words } from "./helpers";
 
 /**
  * The trading journey with the demo account (10,000 USDT from its seeded deposit): open a
@@ -75,4 +75,24 @@ test("open a market, buy up 30 s, watch it settle, check the tick audit and the 
   await open(page, "/pages/me/sub/record");
   await expect(page.locator('[data-testid="record-row"][data-code="trade_stake"]').first()).toBeVisible();
   await expect(page.locator('[data-testid="record-row"][data-code="trade_fee"]').first()).toBeVisible();
+});
+
+test("in Japanese, the order sheet states its terms and says before buying that the balance is short", async ({ page }) => {
+  await register(page);
+  await open(page, "/pages/me/sub/setting");
+  await page.getByRole("radio", { name: "日本語" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+  await open(page, "/pages/invest/index");
+  await page.locator('[data-testid="product-row"][data-symbol="BTC/USDT"]').click();
+  await page.getByTestId("buy-up").click();
+  const sheet = page.getByTestId("order-sheet");
+  await sheet.getByTestId("sheet-amount").fill("20");
+  await expect(sheet.getByTestId("sheet-fee")).toContainText("0.20");
+  await expect(sheet.getByTestId("sheet-rule")).not.toContainText(/[A-Za-z]{4,}/);
+  // A new account has no money: the sheet says so in Japanese, with what the order would take,
+  // and nothing can be sent.
+  await expect(sheet.getByText(words("ja", "errors").insufficient_funds)).toBeVisible();
+  await expect(sheet.getByText(words("ja", "errors").insufficient_funds)).toContainText("20.20");
+  await expect(sheet.getByTestId("sheet-confirm-up")).toBeDisabled();
+  await expect(sheet.getByTestId("sheet-confirm-down")).toBeDisabled();
 });
