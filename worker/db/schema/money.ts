@@ -8,13 +8,43 @@ export const deposit_channels = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     currency: text("currency").notNull(),
     chain: text("chain").notNull(),
+    /** Unused since each user has their own address (kept so old rows read back). */
     address: text("address").notNull(),
+    /**
+     * The extended public key (BIP-32) that operators set for this channel: user N's address
+     * is its child N. The app never holds a private key.
+     */
+    xpub: text("xpub").notNull().default(""),
     min_amount_micro: integer("min_amount_micro").notNull(),
     enabled: integer("enabled").notNull().default(1),
     sort: integer("sort").notNull().default(0),
     created_at_ms: integer("created_at_ms").notNull(),
   },
   (t) => [check("deposit_channels_min_positive", sql`${t.min_amount_micro} > 0`)],
+);
+
+/**
+ * Each user's own deposit address per channel, derived from the channel's xpub at the user's
+ * index, so a transfer to it can only be claimed by that user. Kept so operators can look up
+ * whose address received a payment.
+ */
+export const deposit_addresses = sqliteTable(
+  "deposit_addresses",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    user_id: integer("user_id").notNull(),
+    channel_id: integer("channel_id").notNull(),
+    chain: text("chain").notNull(),
+    /** The xpub it was derived from: a new xpub gives new addresses, old ones stay findable. */
+    xpub: text("xpub").notNull(),
+    derivation_index: integer("derivation_index").notNull(),
+    address: text("address").notNull(),
+    created_at_ms: integer("created_at_ms").notNull(),
+  },
+  (t) => [
+    uniqueIndex("deposit_addresses_user_unique").on(t.user_id, t.channel_id, t.xpub),
+    uniqueIndex("deposit_addresses_address_unique").on(t.chain, t.address),
+  ],
 );
 
 /** Fee and minimum per withdrawal channel: "trc20" (USDT to a TRC20 address) and "bank". */
@@ -49,8 +79,20 @@ export const deposits = sqliteTable(
     amount_micro: integer("amount_micro").notNull(),
     tx_hash: text("tx_hash").notNull().default(""),
     image_id: text("image_id").notNull(),
-    status: text("status", { enum: ["review", "approved", "rejected"] }).notNull(),
+    /** The user's own address the money was sent to (crypto), "" for bank transfers. */
+    address: text("address").notNull().default(""),
+    /** review → approved | rejected; at or above the four-eyes threshold review → confirming → approved. */
+    status: text("status", { enum: ["review", "confirming", "approved", "rejected"] }).notNull(),
     reason: text("reason").notNull().default(""),
+    /** What the operator verified on chain or on the bank statement: the amount credited. */
+    credited_micro: integer("credited_micro"),
+    /** The chain transaction or bank statement reference the operator verified. */
+    tx_ref: text("tx_ref").notNull().default(""),
+    /** The operator who verified it first, and the second one who confirmed (four eyes). */
+    approved_by: integer("approved_by"),
+    confirmed_by: integer("confirmed_by"),
+    /** The threshold in force at the first approval: at or above it, two operators are needed. */
+    four_eyes_micro: integer("four_eyes_micro"),
     request_key: text("request_key").notNull(),
     request_hash: text("request_hash").notNull(),
     created_at_ms: integer("created_at_ms").notNull(),
@@ -64,6 +106,17 @@ export const deposits = sqliteTable(
     index("deposits_user_idx").on(t.user_id, t.id),
     index("deposits_status_idx").on(t.status, t.id),
     check("deposits_amount_positive", sql`${t.amount_micro} > 0`),
+    check("deposits_credited_positive", sql`${t.credited_micro} IS NULL OR ${t.credited_micro} > 0`),
+    // Four eyes in the database: a large credit is approved only after a second, different
+    // operator confirmed it.
+    check(
+      "deposits_four_eyes",
+      sql`${t.confirmed_by} IS NULL OR ${t.confirmed_by} <> ${t.approved_by}`,
+    ),
+    check(
+      "deposits_large_needs_two",
+      sql`${t.status} <> 'approved' OR (${t.credited_micro} IS NOT NULL AND ${t.four_eyes_micro} IS NOT NULL AND ${t.approved_by} IS NOT NULL AND (${t.credited_micro} < ${t.four_eyes_micro} OR (${t.confirmed_by} IS NOT NULL AND ${t.confirmed_by} <> ${t.approved_by})))`,
+    ),
   ],
 );
 
@@ -92,13 +145,18 @@ export const bank_cards = sqliteTable(
     user_id: integer("user_id").notNull(),
     name: text("name").notNull(),
     bank: text("bank").notNull(),
+    /** The full number, AES-GCM encrypted under the CARD_KEY secret ("v1.<iv>.<ciphertext>"). */
     card_number: text("card_number").notNull(),
+    /** HMAC of the number under the same key: finds a duplicate without decrypting. */
+    card_fingerprint: text("card_fingerprint").notNull().default(""),
+    /** The last four digits, for the masked number users see. */
+    card_last4: text("card_last4").notNull().default(""),
     created_at_ms: integer("created_at_ms").notNull(),
     deleted_at_ms: integer("deleted_at_ms"),
   },
   (t) => [
     index("bank_cards_user_idx").on(t.user_id),
-    uniqueIndex("bank_cards_live_unique").on(t.user_id, t.card_number).where(sql`${t.deleted_at_ms} IS NULL`),
+    uniqueIndex("bank_cards_live_unique").on(t.user_id, t.card_fingerprint).where(sql`${t.deleted_at_ms} IS NULL`),
   ],
 );
 

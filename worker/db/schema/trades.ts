@@ -20,6 +20,11 @@ export const products = sqliteTable(
     quote_tolerance_bp: integer("quote_tolerance_bp").notNull(),
     /** UTC trading window "HH:MM-HH:MM", or "" for around the clock. */
     trading_hours: text("trading_hours").notNull().default(""),
+    /**
+     * Risk limit: the most the platform may lose if one side of the open orders wins (their
+     * payouts beyond the stakes, less the other side's stakes). Orders past it are refused.
+     */
+    exposure_limit_micro: integer("exposure_limit_micro").notNull().default(100_000_000_000),
     enabled: integer("enabled").notNull().default(1),
     sort: integer("sort").notNull().default(0),
     created_at_ms: integer("created_at_ms").notNull(),
