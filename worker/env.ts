@@ -13,6 +13,8 @@ export interface Env {
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */
   PRICE_FEED?: string;
   PRICE_FEED_URL?: string;
-  /** "local" under `npm start` / tests; "production" when deployed. */
+  /** "local" under `npm start`, "test" in tests; "production" when deployed (see worker/mode.ts). */
   APP_ENV: string;
+  /** "enforce": every invocation's D1 view holds production's limits (tests, benches; worker/db/limits.ts). */
+  D1_LIMITS?: string;
 }

@@ -11,6 +11,7 @@ import type { Env } from "./env";
 import { handleWebSocket } from "./ws";
 import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
+import { withInvocationDb } from "./db/limits";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
@@ -19,7 +20,8 @@ const api = createApi();
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(request, rawEnv, ctx) {
+    const env = withInvocationDb(rawEnv);
     const { pathname } = new URL(request.url);
     if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
@@ -29,6 +31,6 @@ export default {
 
   /** The settlement sweep (cron, every minute): a backstop for alarms that did not run. */
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(sweepOverdueOrders(env));
+    ctx.waitUntil(sweepOverdueOrders(withInvocationDb(env)));
   },
 } satisfies ExportedHandler<Env>;
