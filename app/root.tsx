@@ -16,6 +16,8 @@ import { loginUrl, needsLogin } from "./lib/guard";
 import { getLocale } from "./lib/i18n.server";
 import { clearTokenCookie, readToken } from "./lib/session.server";
 import { UiProvider } from "./components/ui";
+import { DemoBanner } from "./components/demo-banner";
+import { modeOf } from "../worker/mode";
 import { useUserChannel } from "./lib/use-user-channel";
 import type { UserInfo } from "./lib/types";
 import styles from "./styles/app.css";
@@ -46,7 +48,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const headers = token ? { "set-cookie": await clearTokenCookie(request) } : undefined;
     throw redirect(loginUrl(url.pathname + url.search), { headers });
   }
-  return { locale, user };
+  // Real money needs a real price feed: without one, a production deploy is a labelled demo.
+  return { locale, user, mode: modeOf(context.env) };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
@@ -89,6 +92,7 @@ export default function App() {
   useUserChannel(Boolean(data?.user));
   return (
     <UiProvider>
+      {data?.mode === "demo" ? <DemoBanner /> : null}
       <Outlet />
     </UiProvider>
   );

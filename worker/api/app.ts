@@ -15,6 +15,7 @@ import { bindingApi } from "./resources/binding";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
 import type { AppEnv } from "./types";
+import { modeOf } from "../mode";
 
 /**
  * The whole `/api`: one sub-app per resource, one error handler, one envelope.
@@ -32,7 +33,7 @@ export function createApi() {
   // Uploads may carry one image up to 1 MiB (plus multipart framing); everything else 64 KiB.
   app.use("*", readInput((path) => (path === "/api/common/upload" ? UPLOAD_BODY_LIMIT : null)), detectLang);
 
-  app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now() } }));
+  app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now(), mode: modeOf(c.env) } }));
   app.route("/user", userApi);
   app.route("/user", moneyApi);
   app.route("/user", bindingApi);

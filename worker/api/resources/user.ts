@@ -2,6 +2,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
+import { grantDemoMoney } from "../../domain/ledger/demo";
+import { modeOf } from "../../mode";
 import { changePassword, loginUser, registerUser, setUserLanguage, type User } from "../../domain/identity/users";
 import { revokeSession } from "../../domain/identity/session";
 import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/rules";
@@ -77,6 +79,7 @@ export const userApi = new Hono<AppEnv>()
     const body = read(c, RegisterBody);
     const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale") }, Date.now());
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
+    if (modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.registered");
   })
   .post("/login", limitAuthAttempts, async (c) => {
