@@ -13,6 +13,12 @@ export interface Env {
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */
   PRICE_FEED?: string;
   PRICE_FEED_URL?: string;
+  /** Upstream hosts the feed may connect to ("host[:port]", comma-separated); wss only. */
+  PRICE_FEED_ALLOWED_HOSTS?: string;
+  /** Test-only: "1" lets a non-production run use a plain ws upstream on 127.0.0.1. */
+  PRICE_FEED_ALLOW_LOOPBACK?: string;
+  /** Test-only: fixes the simulation's randomness, honoured only when APP_ENV is "test". */
+  SIM_SEED?: string;
   /** "local" under `npm start`, "test" in tests; "production" when deployed (see worker/mode.ts). */
   APP_ENV: string;
   /** "enforce": every invocation's D1 view holds production's limits (tests, benches; worker/db/limits.ts). */

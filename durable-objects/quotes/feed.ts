@@ -1,6 +1,6 @@
 /**
  * Price feeds. `QuoteHub` (one Durable Object per symbol) takes its ticks from a PriceFeed:
- * - SimulatedFeed: a seeded random walk, deterministic for a seed (default locally; pages show
+ * - SimulatedFeed: a random walk driven by the CSPRNG (default locally; pages show
  *   "simulated prices" while it is in use);
  * - the Binance adapter: parses the exchange's public trade stream (`<symbol>@trade`).
  * Prices are integers scaled by 10^8 (see worker/domain/trades/settlement.ts).
@@ -11,13 +11,35 @@ export type FeedTick = { symbol: string; ts_ms: number; price_e8: number; volume
 
 export type FeedKind = "simulation" | "binance";
 
-/** mulberry32: a tiny, fast, seedable PRNG; the walk is reproducible from its state. */
-function mulberry32(state: number): [number, number] {
-  let t = (state + 0x6d2b79f5) | 0;
-  const next = t;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return [((t ^ (t >>> 14)) >>> 0) / 4294967296, next];
+/** A source of uniform numbers in [0, 1). */
+export type RandomSource = () => number;
+
+/**
+ * The walk's randomness: the platform's CSPRNG, drawn in blocks. Nothing about it is stored
+ * or published, so no run of past ticks tells anyone where the price goes next.
+ */
+export function cryptoRandom(block = 256): RandomSource {
+  const buffer = new Uint32Array(block);
+  let used = block;
+  return () => {
+    if (used === block) {
+      crypto.getRandomValues(buffer);
+      used = 0;
+    }
+    return buffer[used++] / 4294967296;
+  };
+}
+
+/** mulberry32, a tiny seedable PRNG: reproducible walks for tests only (see simRandom). */
+export function seededRandom(seed: number): RandomSource {
+  let state = seed | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 export function seedOf(text: string): number {
@@ -26,7 +48,22 @@ export function seedOf(text: string): number {
   return h | 0;
 }
 
-export type SimState = { rng: number; price_e8: number; last_ts_ms: number };
+/**
+ * The randomness a hub's simulation uses: a test run may fix it with SIM_SEED so a walk can be
+ * replayed; anywhere else (local, production) it is always the CSPRNG, whatever is configured.
+ */
+export function simRandom(env: { APP_ENV?: string; SIM_SEED?: string }): RandomSource {
+  return env.APP_ENV === "test" && env.SIM_SEED ? seededRandom(seedOf(env.SIM_SEED)) : cryptoRandom();
+}
+
+/** What a hub persists of its walk: where it stands, never what comes next. */
+export type SimState = { price_e8: number; last_ts_ms: number };
+
+export type SimOptions = { sigma: number; tick_size_e8: number; floor_e8: number };
+
+export function simOptions(tick_size_e8 = 1_000_000): SimOptions {
+  return { sigma: 0.0001, tick_size_e8, floor_e8: tick_size_e8 };
+}
 
 /**
  * A geometric random walk with per-second volatility `sigma` (0.0001 ≈ 3 % a day, about what
@@ -34,24 +71,24 @@ export type SimState = { rng: number; price_e8: number; last_ts_ms: number };
  * to the symbol's tick size, so charts move like a market. Prices stay within [floor, ∞).
  */
 export class SimulatedFeed {
+  private state: SimState;
+
   constructor(
     readonly symbol: string,
-    private state: SimState,
-    private readonly opts: { sigma: number; tick_size_e8: number; floor_e8: number } = { sigma: 0.0001, tick_size_e8: 1_000_000, floor_e8: 1_000_000 },
-  ) {}
+    state: SimState,
+    private readonly opts: SimOptions = simOptions(),
+    private readonly random: RandomSource = cryptoRandom(),
+  ) {
+    // Only the position is taken: a state saved by an older version may carry more.
+    this.state = { price_e8: state.price_e8, last_ts_ms: state.last_ts_ms };
+  }
 
-  static start(symbol: string, price_e8: number, ts_ms: number, tick_size_e8 = 1_000_000): SimulatedFeed {
-    return new SimulatedFeed(symbol, { rng: seedOf(symbol), price_e8, last_ts_ms: ts_ms }, { sigma: 0.0001, tick_size_e8, floor_e8: tick_size_e8 });
+  static start(symbol: string, price_e8: number, ts_ms: number, tick_size_e8 = 1_000_000, random: RandomSource = cryptoRandom()): SimulatedFeed {
+    return new SimulatedFeed(symbol, { price_e8, last_ts_ms: ts_ms }, simOptions(tick_size_e8), random);
   }
 
   get snapshot(): SimState {
     return { ...this.state };
-  }
-
-  private random(): number {
-    const [r, next] = mulberry32(this.state.rng);
-    this.state.rng = next;
-    return r;
   }
 
   /** Standard normal via Box-Muller. */
@@ -107,4 +144,53 @@ function parseQuantityE8(text: string): number | null {
 /** The stream URL for a symbol, e.g. "BTC/USDT" → ".../ws/btcusdt@trade". */
 export function binanceStreamUrl(base: string, symbol: string): string {
   return `${base.replace(/\/+$/, "")}/ws/${symbol.replace("/", "").toLowerCase()}@trade`;
+}
+
+/** A feed symbol as the exchange spells it in messages: "BTC/USDT", "btcusdt" → "BTCUSDT". */
+function feedKey(symbol: string): string {
+  return symbol.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+}
+
+/**
+ * An upstream message as a tick of the product's own feed symbol, or null. A trade of any other
+ * symbol (a misrouted or mixed stream) must never become this product's price.
+ */
+export function upstreamTick(raw: unknown, feed_symbol: string): FeedTick | null {
+  const tick = parseBinanceTrade(raw);
+  return tick && tick.symbol === feedKey(feed_symbol) ? tick : null;
+}
+
+/** The configured allow-list (`PRICE_FEED_ALLOWED_HOSTS`, "host[:port]" comma-separated). */
+export function allowedHosts(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase().replace(/:443$/, ""))
+    .filter(Boolean);
+}
+
+/**
+ * May the hub connect to this upstream? Only `wss://` to a host (and port) on the allow-list,
+ * with no userinfo, query or fragment, so a mistyped or planted URL can never feed prices.
+ * The local fake upstream (plain ws on 127.0.0.1) is accepted only outside production and
+ * only when the test-only loopback switch is on.
+ */
+export function upstreamUrlAllowed(url: string | undefined, allowList: string | readonly string[], app_env: string, loopback = false): boolean {
+  const hosts = allowedHosts(typeof allowList === "string" ? allowList : allowList.join(","));
+  let u: URL;
+  try {
+    u = new URL(url ?? "");
+  } catch {
+    return false;
+  }
+  if (u.username || u.password || u.search || u.hash) return false;
+  if (loopback && app_env !== "production" && (u.protocol === "ws:" || u.protocol === "wss:") && u.hostname === "127.0.0.1" && u.port !== "") return true;
+  return u.protocol === "wss:" && hosts.includes(u.host);
+}
+
+/** The bindings that decide which upstream a deployment may use (see wrangler.toml). */
+export type FeedEnv = { APP_ENV: string; PRICE_FEED_URL?: string; PRICE_FEED_ALLOWED_HOSTS?: string; PRICE_FEED_ALLOW_LOOPBACK?: string };
+
+/** upstreamUrlAllowed with this deployment's configuration (the feed's base URL by default). */
+export function feedUrlAllowed(env: FeedEnv, url = env.PRICE_FEED_URL): boolean {
+  return upstreamUrlAllowed(url, env.PRICE_FEED_ALLOWED_HOSTS ?? "", env.APP_ENV, env.PRICE_FEED_ALLOW_LOOPBACK === "1");
 }

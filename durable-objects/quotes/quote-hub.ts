@@ -5,7 +5,7 @@ import { formatPriceE8, type Tick } from "../../worker/domain/trades/settlement"
 import type { Env } from "../../worker/env";
 import { encode, parseClientMessage, type ServerMessage } from "../protocol";
 import { DAY_MS, foldTick, MINUTE_MS, quoteBlock, resample, type Candle, type QuoteBlock } from "./candles";
-import { binanceStreamUrl, parseBinanceTrade, SimulatedFeed, type FeedTick, type SimState } from "./feed";
+import { binanceStreamUrl, feedUrlAllowed, simOptions, SimulatedFeed, simRandom, upstreamTick, type FeedTick, type RandomSource, type SimState } from "./feed";
 
 export type HubConfig = { symbol: string; feed_symbol: string; start_price_e8: number; tick_size_e8: number };
 
@@ -33,6 +33,11 @@ export class QuoteHub extends DurableObject<Env> {
   private config: HubConfig | null = null;
   private sim: SimulatedFeed | null = null;
   private upstream: WebSocket | null = null;
+  /** The feed symbol the open upstream streams; another one means reconnect. */
+  private upstreamSymbol = "";
+  /** The last upstream refused, so a bad URL is logged once, not every beat. */
+  private refusedUpstream: string | null = null;
+  private readonly random: RandomSource;
   private lastQuoteSentMs = 0;
   private started = false;
   private product: { row: ProductWithDurations | null; loaded_at_ms: number } | null = null;
@@ -42,6 +47,7 @@ export class QuoteHub extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.random = simRandom(env);
     ctx.blockConcurrencyWhile(async () => {
       const sql = ctx.storage.sql;
       sql.exec("CREATE TABLE IF NOT EXISTS ticks (ts_ms INTEGER PRIMARY KEY, price_e8 INTEGER NOT NULL, volume_e8 INTEGER NOT NULL)");
@@ -188,7 +194,8 @@ export class QuoteHub extends DurableObject<Env> {
     if (!this.sim) {
       const state = this.meta<SimState>("sim");
       const c = this.config!;
-      this.sim = state ? new SimulatedFeed(c.symbol, state, { sigma: 0.0001, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 }) : SimulatedFeed.start(c.symbol, c.start_price_e8, Date.now() - TICK_MS, c.tick_size_e8);
+      // The saved state is only where the walk stands; every step ahead is freshly random.
+      this.sim = state ? new SimulatedFeed(c.symbol, state, simOptions(c.tick_size_e8), this.random) : SimulatedFeed.start(c.symbol, c.start_price_e8, Date.now() - TICK_MS, c.tick_size_e8, this.random);
     }
     return this.sim;
   }
@@ -196,7 +203,7 @@ export class QuoteHub extends DurableObject<Env> {
   /** A day of minute candles on first start, so charts and the 24h block have history. */
   private backfill(now: number) {
     const c = this.config!;
-    const feed = SimulatedFeed.start(c.symbol, c.start_price_e8, now - DAY_MS - MINUTE_MS, c.tick_size_e8);
+    const feed = SimulatedFeed.start(c.symbol, c.start_price_e8, now - DAY_MS - MINUTE_MS, c.tick_size_e8, this.random);
     let candle: Candle | null = null;
     for (let t = now - DAY_MS; t < now - MINUTE_MS; t += 15_000) {
       const tick = feed.next(t);
@@ -205,7 +212,7 @@ export class QuoteHub extends DurableObject<Env> {
       candle = next;
     }
     if (candle) this.saveCandle(candle);
-    this.sim = new SimulatedFeed(c.symbol, { ...feed.snapshot, last_ts_ms: now - MINUTE_MS }, { sigma: 0.0001, tick_size_e8: c.tick_size_e8, floor_e8: c.tick_size_e8 });
+    this.sim = new SimulatedFeed(c.symbol, { ...feed.snapshot, last_ts_ms: now - MINUTE_MS }, simOptions(c.tick_size_e8), this.random);
     this.setMeta("sim", this.sim.snapshot);
   }
 
@@ -322,17 +329,30 @@ export class QuoteHub extends DurableObject<Env> {
 
   // ---- the real exchange -------------------------------------------------------------------
 
+  /**
+   * Opens the exchange stream of the product's feed symbol, only to an allowed upstream
+   * (PRICE_FEED_ALLOWED_HOSTS); without a connection there are no ticks, and orders are
+   * refused as soon as the last one is too old.
+   */
   private connectUpstream() {
-    if (this.upstream || !this.env.PRICE_FEED_URL || !this.config) return;
-    const url = binanceStreamUrl(this.env.PRICE_FEED_URL, this.config.feed_symbol).replace(/^ws/, "http");
+    const c = this.config;
+    if (!this.env.PRICE_FEED_URL || !c) return;
+    if (this.upstream && this.upstreamSymbol === c.feed_symbol) return;
+    this.upstream?.close(1000, "feed symbol changed");
+    this.upstream = null;
+    const stream = binanceStreamUrl(this.env.PRICE_FEED_URL, c.feed_symbol);
+    if (!feedUrlAllowed(this.env, stream)) return this.refuseUpstream(stream);
+    // The parsed form is what was checked, so it is what gets fetched.
+    const url = new URL(stream).href.replace(/^ws/, "http");
     void fetch(url, { headers: { upgrade: "websocket" } })
       .then((res) => {
         const ws = res.webSocket;
         if (!ws) throw new Error(`upstream refused: ${res.status}`);
         ws.accept();
         this.upstream = ws;
+        this.upstreamSymbol = c.feed_symbol;
         ws.addEventListener("message", (e) => {
-          const tick = parseBinanceTrade(typeof e.data === "string" ? e.data : "");
+          const tick = this.config && upstreamTick(e.data, this.config.feed_symbol);
           if (tick) this.ingest(tick);
         });
         const drop = () => {
@@ -345,6 +365,18 @@ export class QuoteHub extends DurableObject<Env> {
         console.error("price feed connect failed", err);
         this.upstream = null;
       });
+  }
+
+  private refuseUpstream(url: string) {
+    if (this.refusedUpstream === url) return;
+    this.refusedUpstream = url;
+    let host = "an unparseable URL";
+    try {
+      host = new URL(url).host;
+    } catch {
+      // reported as unparseable
+    }
+    console.error(`price feed: upstream ${host} refused (wss to a host on PRICE_FEED_ALLOWED_HOSTS only); no connection made`);
   }
 
   // ---- pages -------------------------------------------------------------------------------

@@ -1,22 +1,75 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldTick, minuteOf, quoteBlock, resample, type Candle } from "../../../durable-objects/quotes/candles";
-import { binanceStreamUrl, parseBinanceTrade, SimulatedFeed, type FeedTick } from "../../../durable-objects/quotes/feed";
+import { allowedHosts, binanceStreamUrl, cryptoRandom, parseBinanceTrade, seededRandom, seedOf, SimulatedFeed, simRandom, upstreamTick, upstreamUrlAllowed, type FeedTick, type SimState } from "../../../durable-objects/quotes/feed";
+
+const walk = (f: SimulatedFeed, steps: number) => Array.from({ length: steps }, (_, i) => f.next((i + 1) * 1000).price_e8);
 
 describe("SimulatedFeed", () => {
-  it("is deterministic for a symbol and start", () => {
-    const a = SimulatedFeed.start("BTC/USDT", 60_000e8, 0);
-    const b = SimulatedFeed.start("BTC/USDT", 60_000e8, 0);
-    for (let i = 1; i <= 500; i++) expect(a.next(i * 1000)).toEqual(b.next(i * 1000));
-    const c = SimulatedFeed.start("ETH/USDT", 60_000e8, 0);
-    expect(c.next(1000)).not.toEqual(SimulatedFeed.start("BTC/USDT", 60_000e8, 0).next(1000));
+  it("two feeds started alike follow different paths (nothing public predicts the next tick)", () => {
+    const a = walk(SimulatedFeed.start("BTC/USDT", 60_000e8, 0), 50);
+    const b = walk(SimulatedFeed.start("BTC/USDT", 60_000e8, 0), 50);
+    expect(a).not.toEqual(b);
+    // Not just one early difference: the paths disagree almost everywhere.
+    expect(a.filter((p, i) => p !== b[i]).length).toBeGreaterThan(45);
   });
 
-  it("resumes exactly from a snapshot (a restarted Durable Object continues the same walk)", () => {
-    const a = SimulatedFeed.start("BTC/USDT", 60_000e8, 0);
-    for (let i = 1; i <= 10; i++) a.next(i * 1000);
-    const resumed = new SimulatedFeed("BTC/USDT", a.snapshot);
-    for (let i = 11; i <= 50; i++) expect(resumed.next(i * 1000)).toEqual(a.next(i * 1000));
+  it("a snapshot holds only where the walk stands, no generator state", () => {
+    const f = SimulatedFeed.start("BTC/USDT", 60_000e8, 0);
+    const t = f.next(1000);
+    expect(f.snapshot).toEqual({ price_e8: t.price_e8, last_ts_ms: 1000 });
+    // Two feeds resumed from the same snapshot still go their own ways.
+    expect(walk(new SimulatedFeed("BTC/USDT", f.snapshot), 20)).not.toEqual(walk(new SimulatedFeed("BTC/USDT", f.snapshot), 20));
+  });
+
+  it("a state saved with an old generator field resumes from its price and time only", () => {
+    const legacy = { rng: 12345, price_e8: 50_000e8, last_ts_ms: 5000 } as SimState;
+    expect(new SimulatedFeed("BTC/USDT", legacy).snapshot).toEqual({ price_e8: 50_000e8, last_ts_ms: 5000 });
+  });
+
+  it("the same test seed gives the same walk; another seed another", () => {
+    const seeded = (seed: string) => SimulatedFeed.start("BTC/USDT", 60_000e8, 0, 1_000_000, seededRandom(seedOf(seed)));
+    expect(walk(seeded("alpha"), 200)).toEqual(walk(seeded("alpha"), 200));
+    expect(walk(seeded("alpha"), 200)).not.toEqual(walk(seeded("beta"), 200));
+  });
+
+  it("SIM_SEED is honoured only under APP_ENV=test", () => {
+    const draws = (env: { APP_ENV: string; SIM_SEED?: string }) => {
+      const r = simRandom(env);
+      return Array.from({ length: 8 }, () => r());
+    };
+    expect(draws({ APP_ENV: "test", SIM_SEED: "7" })).toEqual(draws({ APP_ENV: "test", SIM_SEED: "7" }));
+    for (const APP_ENV of ["production", "local"]) expect(draws({ APP_ENV, SIM_SEED: "7" })).not.toEqual(draws({ APP_ENV, SIM_SEED: "7" }));
+    expect(draws({ APP_ENV: "test" })).not.toEqual(draws({ APP_ENV: "test" }));
+  });
+
+  it("the CSPRNG source gives uniform numbers in [0, 1) across buffer refills", () => {
+    const r = cryptoRandom(16);
+    const xs = Array.from({ length: 20_000 }, () => r());
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+    const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+    expect(Math.abs(mean - 0.5)).toBeLessThan(0.01); // sd of the mean is 0.002
+    expect(new Set(xs).size).toBeGreaterThan(19_990);
+  });
+
+  it("steps have mean ~0 and the configured volatility (no drift a trader could bet on)", () => {
+    const f = SimulatedFeed.start("BTC/USDT", 60_000e8, 0);
+    const n = 20_000;
+    const steps: number[] = [];
+    let prev = 60_000e8;
+    for (let i = 1; i <= n; i++) {
+      const p = f.next(i * 1000).price_e8;
+      steps.push(Math.log(p / prev));
+      prev = p;
+    }
+    const mean = steps.reduce((s, x) => s + x, 0) / n;
+    const sd = Math.sqrt(steps.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+    // sigma 1e-4 with a 2 % chance of a 4x burst: sd = 1e-4 * sqrt(0.98 + 0.02 * 16) ≈ 1.14e-4.
+    expect(sd).toBeGreaterThan(1.0e-4);
+    expect(sd).toBeLessThan(1.3e-4);
+    expect(Math.abs(mean)).toBeLessThan((5 * sd) / Math.sqrt(n));
+    const ups = steps.filter((x) => x > 0).length;
+    expect(Math.abs(ups / n - 0.5)).toBeLessThan(0.03);
   });
 
   it("moves like a market: prices change, stay on the tick grid, positive, and rarely jump", () => {
@@ -53,6 +106,79 @@ describe("Binance trade messages", () => {
 
   it("builds the stream URL", () => {
     expect(binanceStreamUrl("wss://stream.binance.com:9443/", "BTC/USDT")).toBe("wss://stream.binance.com:9443/ws/btcusdt@trade");
+  });
+
+  it("keeps only trades of the product's own feed symbol", () => {
+    const trade = (s: string, p = "37000.10") => JSON.stringify({ e: "trade", E: 1, s, t: 1, p, q: "0.5", T: 1700000000120, m: true });
+    expect(upstreamTick(trade("BTCUSDT"), "BTCUSDT")?.price_e8).toBe(3_700_010_000_000);
+    expect(upstreamTick(trade("btcusdt"), "BTCUSDT")?.symbol).toBe("BTCUSDT");
+    expect(upstreamTick(trade("BTCUSDT"), "BTC/USDT")).not.toBeNull();
+    expect(upstreamTick(trade("ETHUSDT", "999999.00"), "BTCUSDT")).toBeNull();
+    expect(upstreamTick(trade("BTCUSDTX"), "BTCUSDT")).toBeNull();
+    expect(upstreamTick(trade(""), "BTCUSDT")).toBeNull();
+    expect(upstreamTick("not json", "BTCUSDT")).toBeNull();
+    expect(upstreamTick(new ArrayBuffer(4), "BTCUSDT")).toBeNull();
+  });
+});
+
+describe("upstream allow-list", () => {
+  const hosts = allowedHosts("stream.binance.com:9443, data-stream.binance.vision");
+  const allowed = (url: string, app_env = "production", loopback = false) => upstreamUrlAllowed(url, hosts, app_env, loopback);
+
+  it("parses the configured list", () => {
+    expect(allowedHosts(" Stream.Binance.com:9443 ,,data-stream.binance.vision:443 ")).toEqual(["stream.binance.com:9443", "data-stream.binance.vision"]);
+    expect(allowedHosts(undefined)).toEqual([]);
+  });
+
+  it("accepts wss to an allowed host and port", () => {
+    expect(allowed("wss://stream.binance.com:9443")).toBe(true);
+    expect(allowed("wss://stream.binance.com:9443/ws/btcusdt@trade")).toBe(true);
+    expect(allowed("wss://data-stream.binance.vision/ws/btcusdt@trade")).toBe(true);
+    expect(allowed("wss://data-stream.binance.vision:443")).toBe(true);
+    expect(allowed("WSS://STREAM.BINANCE.COM:9443/ws")).toBe(true);
+    expect(upstreamUrlAllowed("wss://stream.binance.com:9443", "STREAM.binance.com:9443", "production")).toBe(true);
+  });
+
+  it.each([
+    ["http://stream.binance.com:9443"],
+    ["https://stream.binance.com:9443"],
+    ["ws://stream.binance.com:9443"],
+    ["wss://evil.com:9443"],
+    ["wss://stream.binance.com.evil.com:9443"],
+    ["wss://evil-stream.binance.com:9443"],
+    ["wss://stream.binance.com:9443@evil.com"],
+    ["wss://stream.binance.com@evil.com:9443"],
+    ["wss://user:pass@stream.binance.com:9443"],
+    ["wss://stream.binance.com"],
+    ["wss://stream.binance.com:443"],
+    ["wss://stream.binance.com:9444"],
+    ["wss://data-stream.binance.vision:9443"],
+    ["wss://stream.binance.com:9443/ws?redirect=wss://evil.com"],
+    ["wss://stream.binance.com:9443/#x"],
+    ["wss://127.0.0.1:9443"],
+    ["ws://127.0.0.1:9443"],
+    ["stream.binance.com:9443"],
+    ["not a url"],
+    [""],
+  ])("refuses %s", (url) => {
+    expect(allowed(url)).toBe(false);
+  });
+
+  it("nothing is allowed with an empty list", () => {
+    expect(upstreamUrlAllowed("wss://stream.binance.com:9443", [], "production")).toBe(false);
+  });
+
+  it("plain ws on 127.0.0.1 only outside production and only with the loopback switch", () => {
+    expect(allowed("ws://127.0.0.1:4567", "local", true)).toBe(true);
+    expect(allowed("ws://127.0.0.1:4567/ws/btcusdt@trade", "test", true)).toBe(true);
+    expect(allowed("ws://127.0.0.1:4567", "production", true)).toBe(false);
+    expect(allowed("ws://127.0.0.1:4567", "local", false)).toBe(false);
+    expect(allowed("ws://localhost:4567", "local", true)).toBe(false);
+    expect(allowed("ws://127.0.0.2:4567", "local", true)).toBe(false);
+    expect(allowed("ws://127.0.0.1", "local", true)).toBe(false);
+    expect(allowed("ws://x@127.0.0.1:4567", "local", true)).toBe(false);
+    expect(allowed("ws://127.0.0.1:4567@evil.com", "local", true)).toBe(false);
+    expect(allowed("http://127.0.0.1:4567", "local", true)).toBe(false);
   });
 });
 

@@ -63,6 +63,7 @@ export type PlaceOrder = {
 export type PlaceResult =
   | { status: "ok"; order: Order; replayed: boolean }
   | { status: "product_unknown" | "market_closed" | "duration_unknown" | "insufficient_funds" | "idempotency_conflict" | "no_price" }
+  | { status: "price_stale" }
   | { status: "stake_out_of_range"; min_stake_micro: number; max_stake_micro: number }
   | { status: "price_moved"; entry_price_e8: number };
 
@@ -81,6 +82,9 @@ export function orderRequestHash(input: PlaceOrder): string {
   return requestHash({ product_id: input.product_id, direction: input.direction, stake_micro: input.stake_micro, seconds: input.seconds, quote_price_e8: input.quote_price_e8 });
 }
 
+/** An entry price older than this is not a market price any more: the feed has stalled. */
+export const MAX_TICK_AGE_MS = 2_000;
+
 /**
  * The rules an order must pass before any money moves, as a pure function: an enabled
  * product inside its trading hours, a duration it offers, a stake in range, a fresh price,
@@ -95,7 +99,8 @@ export function checkOrder(product: ProductWithDurations | null, input: PlaceOrd
   if (input.stake_micro < duration.min_stake_micro || input.stake_micro > duration.max_stake_micro) {
     return { status: "stake_out_of_range", min_stake_micro: duration.min_stake_micro, max_stake_micro: duration.max_stake_micro };
   }
-  if (!latest || now_ms - latest.ts_ms > 10_000) return { status: "no_price" };
+  if (!latest) return { status: "no_price" };
+  if (now_ms - latest.ts_ms > MAX_TICK_AGE_MS) return { status: "price_stale" };
   if (!withinTolerance(input.quote_price_e8, latest.price_e8, product.quote_tolerance_bp)) return { status: "price_moved", entry_price_e8: latest.price_e8 };
   const { durations: _durations, ...row } = product;
   return { status: "ok", order: { input, request_hash: orderRequestHash(input), product: row, duration, latest, fee_micro: orderFee(input.stake_micro, product.fee_rate_bp), now_ms } };
