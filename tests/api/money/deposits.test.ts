@@ -11,7 +11,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addressOfPublicKey } from "../../../worker/domain/deposits/addresses";
 import { createOperator } from "../../../worker/domain/identity/operators";
 import { checkLedger } from "../../../worker/domain/ledger/check";
-import { call, db, newUser, seed } from "../helpers";
+import { userCookie } from "../../../worker/session-cookie";
+import { call, db, newUser, page, seed } from "../helpers";
+import { operatorCookieFor } from "./cookies";
 import { approve, balance, operatorToken, recharge, USDT } from "./helpers";
 
 /** TEST-ONLY public mnemonic: the demo channels' xpubs are its account keys. */
@@ -250,3 +252,26 @@ describe("four eyes", () => {
     expect((await call("/api/admin/deposit_four_eyes", { threshold: "10000", reason: "back to default" }, { token: op })).code).toBe(1);
   });
 });
+
+describe("pages", () => {
+  it("the recharge page shows the user's own address; the console shows who approved first and whose address it was", async () => {
+    const u = await newUser();
+    const cookie = (await userCookie.serialize(u.token)).split(";")[0];
+    const html = await (await page("/pages/me/sub/stored", { headers: { cookie } })).text();
+    expect(html).toContain(walletAddress("TRC20", u.id));
+    expect(html).toContain('data-testid="address-own"');
+    const dep = await recharge(u.token, "25000");
+    const a = await newOperatorToken();
+    expect((await approve(a, dep.data.id, "24000", "0xpage")).data.status).toBe("confirming");
+    const first = (await call("/api/admin/me", {}, { token: a })).data;
+    const queue = await (await page("/admin/deposits", { headers: { cookie: await operatorCookieFor(await operatorToken()) } })).text();
+    expect(queue).toContain('data-testid="deposits-waiting"');
+    expect(queue).toContain(walletAddress("TRC20", u.id));
+    expect(queue).toContain(`deposit address of ${u.account} (user ID ${u.id}, index ${u.id})`);
+    expect(queue).toContain(`First approval: ${first.account}`);
+    const records = await (await page("/pages/me/sub/recharge-record", { headers: { cookie } })).text();
+    expect(records).toContain('data-status="confirming"');
+    expect(records).toContain("a second operator is confirming it");
+  });
+});
+
