@@ -183,7 +183,7 @@ function ApproveForm({ d, threshold, fetcher, busy }: { d: DepositItem; threshol
     <form className="inline-action approve-form" onSubmit={onSubmit} noValidate data-testid="approve-form">
       <input type="hidden" name="intent" value="approve" />
       <input type="hidden" name="id" value={d.id} />
-      <input name="amount" defaultValue={d.amount} inputMode="decimal" aria-label={t("deposits.verified_amount")} placeholder={t("deposits.verified_amount")} data-testid="approve-amount" autoComplete="off" disabled={busy} />
+      <input name="amount" defaultValue={d.amount} inputMode="decimal" style={{ maxWidth: 120 }} aria-label={t("deposits.verified_amount")} placeholder={t("deposits.verified_amount")} data-testid="approve-amount" autoComplete="off" disabled={busy} />
       <input name="tx_ref" placeholder={t("deposits.tx_ref")} aria-label={t("deposits.tx_ref")} maxLength={200} data-testid="approve-tx-ref" autoComplete="off" disabled={busy} />
       <button type="submit" className="btn btn-sm btn-primary" disabled={busy} data-testid="approve-deposit">
         {d.status === "confirming" ? t("deposits.confirm_button") : t("approve")}
