@@ -10,10 +10,11 @@ import { createOperator } from "../worker/domain/identity/operators";
 import { ensurePlatformInviteCode, registerUser } from "../worker/domain/identity/users";
 import { setBankAccount, getBankAccount } from "../worker/domain/deposits/bank-account";
 import { createChannel } from "../worker/domain/deposits/channels";
-import { approveDeposit, listChannels, submitDeposit } from "../worker/domain/deposits/deposits";
+import { approveDeposit } from "../worker/domain/deposits/decide";
+import { listChannels, submitDeposit } from "../worker/domain/deposits/deposits";
 import { storeUpload } from "../worker/domain/uploads/store";
 import { getRules, setRule } from "../worker/domain/withdrawals/withdrawals";
-import { deposits, products } from "../worker/db/schema";
+import { deposit_channels, deposits, products } from "../worker/db/schema";
 import { saveProduct } from "../worker/domain/trades/products";
 
 export const DEMO = {
@@ -57,17 +58,23 @@ export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): P
 }
 
 /**
- * Deposit channels (USDT on TRC20 and ERC20), the platform bank account, withdrawal fees and
- * minimums, and 10,000 USDT for `demo` through a deposit the operator approves, so the
- * ledger holds a real, balanced history.
+ * Extended public keys of the demo channels. TEST-ONLY: they come from the public BIP-39 test
+ * mnemonic "abandon abandon … abandon about" (anyone can spend from its addresses), at
+ * m/44'/195'/0'/0 (TRON) and m/44'/60'/0'/0 (Ethereum); user N's address is child N.
+ */
+export const DEMO_XPUBS = {
+  TRC20: "xpub6EuK4CZWW5urEHdwAVDdDw327danAtccFcrXYvgf1DHrPXRwErt36xStQ2PNhn4hpwzPbzJ8pJVpewgChRnSs59q5Ay61GCfQZKUe71gbLq",
+  ERC20: "xpub6EF8jXqFeFEW5bwMU7RpQtHkzE4KJxcqJtvkCjJumzW8CPpacXkb92ek4WzLQXjL93HycJwTPUAcuNxCqFPKKU5m5Z2Vq4nCyh5CyPeBFFr",
+} as const;
+
+/**
+ * Deposit channels (USDT on TRC20 and ERC20, each user with their own address), the platform
+ * bank account, withdrawal fees and minimums, and 10,000 USDT for `demo` through deposits the
+ * operator approves, so the ledger holds a real, balanced history.
  */
 async function seedMoney(db: Db, bucket: R2Bucket, now_ms: number): Promise<string[]> {
   const done: string[] = [];
-  if ((await listChannels(db, { only_enabled: false })).length === 0) {
-    await createChannel(db, null, { currency: "USDT", chain: "TRC20", address: "TJSzB6aFFQjzazrFteCifoe9d9f873i9w9", min_amount_micro: 10 * USDT, enabled: true, sort: 0 }, "demo seed", now_ms);
-    await createChannel(db, null, { currency: "USDT", chain: "ERC20", address: "0x5b3A1D8e6F2d1a0e3C2bB4A7dE9f0c1B2a3D4e5F", min_amount_micro: 50 * USDT, enabled: true, sort: 1 }, "demo seed", now_ms);
-    done.push("deposit channels");
-  }
+  done.push(...(await seedChannels(db, now_ms)));
   if (!(await getBankAccount(db)).enabled) {
     await setBankAccount(db, null, { enabled: true, bank: "Demo Bank", holder: "Proofline Ltd", account: "6222 0000 1234 5678", branch: "Main branch", min_amount_micro: 100 * USDT }, "demo seed", now_ms);
     done.push("bank account");
@@ -75,26 +82,45 @@ async function seedMoney(db: Db, bucket: R2Bucket, now_ms: number): Promise<stri
   const rules = await getRules(db);
   if (!rules.trc20.enabled) await setRule(db, null, "trc20", { fee_fixed_micro: 1 * USDT, fee_rate_bp: 0, min_amount_micro: 10 * USDT, enabled: true }, "demo seed", now_ms);
   if (!rules.bank.enabled) await setRule(db, null, "bank", { fee_fixed_micro: 0, fee_rate_bp: 50, min_amount_micro: 50 * USDT, enabled: true }, "demo seed", now_ms);
+  done.push(...(await seedOpeningDeposits(db, bucket, now_ms)));
+  return done;
+}
 
+/** The two demo channels; channels seeded before xpubs existed get theirs. */
+async function seedChannels(db: Db, now_ms: number): Promise<string[]> {
+  const existing = await listChannels(db, { only_enabled: false });
+  if (existing.length === 0) {
+    await createChannel(db, null, { currency: "USDT", chain: "TRC20", address: "", xpub: DEMO_XPUBS.TRC20, min_amount_micro: 10 * USDT, enabled: true, sort: 0 }, "demo seed", now_ms);
+    await createChannel(db, null, { currency: "USDT", chain: "ERC20", address: "", xpub: DEMO_XPUBS.ERC20, min_amount_micro: 50 * USDT, enabled: true, sort: 1 }, "demo seed", now_ms);
+    return ["deposit channels"];
+  }
+  const missing = existing.filter((c) => c.xpub === "" && (c.chain === "TRC20" || c.chain === "ERC20"));
+  for (const c of missing) await db.update(deposit_channels).set({ xpub: DEMO_XPUBS[c.chain as keyof typeof DEMO_XPUBS] }).where(eq(deposit_channels.id, c.id));
+  return missing.length > 0 ? ["deposit channel xpubs"] : [];
+}
+
+/**
+ * 10,000 USDT for `demo` as two deposits of 5,000, each below the four-eyes threshold, since
+ * the demo has one operator and a single 10,000 deposit would wait for a second one.
+ */
+async function seedOpeningDeposits(db: Db, bucket: R2Bucket, now_ms: number): Promise<string[]> {
+  if (await db.query.deposits.findFirst({ where: eq(deposits.request_key, "seed:demo-opening-deposit") })) return [];
   const demo = (await db.query.users.findFirst({ where: eq(users.account, DEMO.user.account) }))!;
   const operator = (await db.query.operators.findFirst({ where: eq(operators.account, DEMO.operator.account) }))!;
-  const already = await db.query.deposits.findFirst({ where: eq(deposits.request_key, "seed:demo-opening-deposit") });
-  if (!already) {
-    const png = Uint8Array.from(atob(DEMO_SCREENSHOT_PNG), (ch) => ch.charCodeAt(0));
-    const upload = await storeUpload(db, bucket, demo.id, png, now_ms);
-    if (upload.status !== "ok") throw new Error(`seed: screenshot: ${upload.status}`);
-    const [trc20] = await listChannels(db, { only_enabled: true });
-    const submitted = await submitDeposit(
-      db,
-      { user_id: demo.id, kind: "crypto", channel_id: trc20.id, amount_micro: 10_000 * USDT, tx_hash: "demo-seed-0000000000000000000000000000000000000000000000000000000000", image_id: upload.upload.id, request_key: "seed:demo-opening-deposit" },
-      now_ms,
-    );
+  const png = Uint8Array.from(atob(DEMO_SCREENSHOT_PNG), (ch) => ch.charCodeAt(0));
+  const upload = await storeUpload(db, bucket, demo.id, png, now_ms);
+  if (upload.status !== "ok") throw new Error(`seed: screenshot: ${upload.status}`);
+  const [trc20] = await listChannels(db, { only_enabled: true });
+  // The first key last: it marks the whole opening as done.
+  for (const [i, key] of ["seed:demo-opening-deposit-2", "seed:demo-opening-deposit"].entries()) {
+    const tx_hash = `demo-seed-${i}`.padEnd(64, "0");
+    const submitted = await submitDeposit(db, { user_id: demo.id, kind: "crypto", channel_id: trc20.id, amount_micro: 5_000 * USDT, tx_hash, image_id: upload.upload.id, request_key: key }, now_ms);
     if (submitted.status !== "ok") throw new Error(`seed: deposit: ${submitted.status}`);
-    const approved = await approveDeposit(db, operator.id, submitted.deposit.id, now_ms);
+    if (submitted.deposit.status !== "review") continue;
+    const approved = await approveDeposit(db, operator.id, submitted.deposit.id, { amount_micro: 5_000 * USDT, tx_ref: tx_hash }, now_ms);
     if (approved.status !== "ok") throw new Error(`seed: approve: ${approved.status}`);
-    done.push("10,000 USDT for demo");
   }
-  return done;
+  return ["10,000 USDT for demo"];
 }
 
 /** Markets: BTC/USDT and ETH/USDT, each with 30 s, 60 s and 5 min deliveries. */

@@ -4,13 +4,15 @@
  */
 import { formatUsdt } from "./format";
 
-export type DepositChannel = { id: number; currency: string; chain: string; address: string; min_amount: string; min_amount_micro: number; enabled: boolean };
+/** A crypto channel with the signed-in user's own address on it (null when it cannot be given). */
+export type DepositChannel = { id: number; currency: string; chain: string; address: string | null; address_hint?: string; min_amount: string; min_amount_micro: number; enabled: boolean };
 
 export type PlatformBank =
   | { enabled: true; bank: string; holder: string; account: string; branch: string; min_amount: string; min_amount_micro: number }
   | { enabled: false };
 
-export type DepositStatus = "review" | "approved" | "rejected";
+/** `confirming`: verified by one operator, waiting for a second (large deposits). */
+export type DepositStatus = "review" | "confirming" | "approved" | "rejected";
 export type DepositItem = {
   id: number;
   kind: "crypto" | "bank";
@@ -19,7 +21,12 @@ export type DepositItem = {
   amount_micro: number;
   tx_hash: string;
   image: string;
+  /** The user's own deposit address the money was sent to ("" for bank transfers). */
+  address: string;
   status: DepositStatus;
+  /** The verified amount credited (null until an operator verified it). */
+  credited: string | null;
+  credited_micro: number | null;
   reason: string | null;
   created_at: number;
   decided_at: number | null;

@@ -11,10 +11,10 @@ import { formatUsdt } from "../lib/format";
 export { clientAction } from "../lib/client-action";
 export { shouldRevalidate } from "../lib/revalidate";
 
-type Channel = { id: number; currency: string; chain: string; address: string; min_amount: string; min_amount_micro: number; enabled: boolean; sort?: number };
+type Channel = { id: number; currency: string; chain: string; address: string; xpub: string; min_amount: string; min_amount_micro: number; enabled: boolean; sort?: number };
 type Bank = { enabled: boolean; bank: string; holder: string; account: string; branch: string; min_amount: string; min_amount_micro: number };
 type Rule = { fee_fixed: string; fee_fixed_micro: number; fee_rate_bp: number; min_amount: string; min_amount_micro: number; enabled: boolean };
-type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule } };
+type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule }; four_eyes: { threshold: string; threshold_micro: number } };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   return (await adminApiOrLogin<MoneyConfig>(context, request, "/api/admin/money_config")).data;
@@ -28,6 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return adminApi(context, request, id ? `/api/admin/deposit_channels/${id}` : "/api/admin/deposit_channels", body);
   }
   if (intent === "bank") return adminApi(context, request, "/api/admin/bank_account", body);
+  if (intent === "four_eyes") return adminApi(context, request, "/api/admin/deposit_four_eyes", body);
   if (intent === "rule" && (channel === "trc20" || channel === "bank")) return adminApi(context, request, `/api/admin/withdrawal_rules/${channel}`, body);
   return { status: 400, code: 0 as const, msg: "", data: null };
 }
@@ -35,12 +36,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 /** Where users deposit, the platform bank account, and withdrawal fees: every save audited with a reason. */
 export default function AdminMoney() {
   const { t } = useTranslation("admin");
-  const { channels, bank, rules } = useLoaderData<typeof loader>();
+  const { channels, bank, rules, four_eyes } = useLoaderData<typeof loader>();
   return (
     <section>
       <h1>{t("money.title")}</h1>
       <p className="muted">{t("money.note")}</p>
       <Channels channels={channels} />
+      <h2>{t("money.four_eyes_title")}</h2>
+      <p className="muted">{t("money.four_eyes_note")}</p>
+      <ConfigForm intent="four_eyes" title={t("money.four_eyes_title")} testId="four-eyes-form">
+        <Field key={four_eyes.threshold} label={t("money.four_eyes_threshold")} name="threshold" defaultValue={four_eyes.threshold} inputMode="decimal" required data-testid="four-eyes-threshold" />
+      </ConfigForm>
       <h2>{t("money.bank_title")}</h2>
       <p className="muted">{t("money.bank_note")}</p>
       <BankForm bank={bank} />
@@ -130,7 +136,7 @@ function Channels({ channels }: { channels: Channel[] }) {
                 <th>{t("col.id")}</th>
                 <th>{t("money.currency")}</th>
                 <th>{t("money.chain")}</th>
-                <th>{t("money.address")}</th>
+                <th>{t("money.xpub")}</th>
                 <th className="num">{t("money.minimum")}</th>
                 <th>{t("money.enabled")}</th>
                 <th className="num">{t("money.order")}</th>
@@ -144,7 +150,13 @@ function Channels({ channels }: { channels: Channel[] }) {
                   <td>{c.currency}</td>
                   <td>{c.chain}</td>
                   <td className="wrap-cell">
-                    <code className="mono">{c.address}</code>
+                    {c.xpub ? (
+                      <code className="mono" title={c.xpub}>
+                        {`${c.xpub.slice(0, 12)}…${c.xpub.slice(-8)}`}
+                      </code>
+                    ) : (
+                      <span className="pill pill-cancelled">{t("money.xpub_missing")}</span>
+                    )}
                   </td>
                   <td className="num">{formatUsdt(c.min_amount_micro, i18n.language)}</td>
                   <td>{c.enabled ? <span className="pill pill-approved">{t("money.on")}</span> : <span className="pill pill-cancelled">{t("money.off")}</span>}</td>
@@ -174,7 +186,8 @@ function Channels({ channels }: { channels: Channel[] }) {
             <Field label={t("money.currency")} name="currency" defaultValue={current?.currency ?? "USDT"} maxLength={10} required />
             <Field label={t("money.chain")} name="chain" defaultValue={current?.chain ?? ""} placeholder="TRC20" maxLength={20} required />
           </div>
-          <Field label={t("money.address")} name="address" defaultValue={current?.address ?? ""} maxLength={128} required spellCheck={false} />
+          <input type="hidden" name="address" value={current?.address ?? ""} />
+          <Field label={t("money.xpub")} name="xpub" defaultValue={current?.xpub ?? ""} maxLength={200} spellCheck={false} autoComplete="off" hint={t("money.xpub_hint")} data-testid="channel-xpub" />
           <div className="form-grid">
             <Field label={t("money.minimum_usdt")} name="min_amount" defaultValue={current?.min_amount ?? ""} inputMode="decimal" placeholder="10.00" required />
             <Field label={t("money.order")} name="sort" type="number" min={0} max={1000} defaultValue={current ? sortOf(current) : channels.length} hint={t("money.order_hint")} />

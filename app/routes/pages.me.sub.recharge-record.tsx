@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-const TONE: Record<DepositStatus, StatusTone> = { review: "pending", approved: "good", rejected: "bad" };
+const TONE: Record<DepositStatus, StatusTone> = { review: "pending", confirming: "pending", approved: "good", rejected: "bad" };
 
 /** Every recharge the user reported, newest first, with its review state explained. */
 export default function RechargeRecords() {
@@ -72,6 +72,12 @@ function DepositRow({ d }: { d: DepositItem }) {
         <StatusBadge status={d.status} tone={TONE[d.status] ?? "neutral"} label={t(`deposit_status.${d.status}`, { defaultValue: d.status })} />
       </div>
       <p className={`m-explain m-explain-${TONE[d.status] ?? "neutral"}`}>{explain}</p>
+      {/* The credit is what arrived, which can differ from what was reported. */}
+      {d.status === "approved" && d.credited_micro !== null && d.credited_micro !== d.amount_micro ? (
+        <p className="m-explain" data-testid="recharge-credited">
+          {t("deposit_credited", { amount: formatUsdt(d.credited_micro, locale) })}
+        </p>
+      ) : null}
       <dl className="m-facts">
         <div>
           <dt>{t("recharge_record.to")}</dt>

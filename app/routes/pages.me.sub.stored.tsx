@@ -87,17 +87,13 @@ export default function CryptoRecharge() {
         <h2 className="card-title" id="address-title">
           {t("stored.address")}
         </h2>
-        <div className="m-qr" role="img" aria-label={t("stored.qr_label")}>
-          <QRCodeSVG value={channel.address} size={168} marginSize={2} level="M" />
-        </div>
-        <p className="m-chain-line">
-          <span className="m-tag">{channel.currency}</span>
-          <span className="m-tag m-tag-blue">{channel.chain}</span>
-        </p>
-        <div className="m-address-box">
-          <CopyValue value={channel.address} testId="deposit-address" label={t("stored.address")} />
-        </div>
-        <p className="muted">{t("stored.address_hint", { currency: channel.currency, chain: channel.chain })}</p>
+        {channel.address ? (
+          <OwnAddress address={channel.address} currency={channel.currency} chain={channel.chain} />
+        ) : (
+          <Notice tone="warn" title={t("stored.address_unavailable")} testId="address-unavailable">
+            {channel.address_hint ? <p>{channel.address_hint}</p> : null}
+          </Notice>
+        )}
         <dl className="rows">
           <div className="row">
             <dt>{t("stored.min_deposit")}</dt>
@@ -157,5 +153,28 @@ export default function CryptoRecharge() {
         {t("stored.use_bank")} ›
       </AppLink>
     </Screen>
+  );
+}
+
+/** The user's own address on the chosen channel: QR, the address with Copy, and whose it is. */
+function OwnAddress({ address, currency, chain }: { address: string; currency: string; chain: string }) {
+  const { t } = useTranslation("wallet");
+  return (
+    <>
+      <div className="m-qr" role="img" aria-label={t("stored.qr_label")}>
+        <QRCodeSVG value={address} size={168} marginSize={2} level="M" />
+      </div>
+      <p className="m-chain-line">
+        <span className="m-tag">{currency}</span>
+        <span className="m-tag m-tag-blue">{chain}</span>
+      </p>
+      <div className="m-address-box">
+        <CopyValue value={address} testId="deposit-address" label={t("stored.address")} />
+      </div>
+      <p className="muted">{t("stored.address_hint", { currency, chain })}</p>
+      <p className="muted" data-testid="address-own">
+        {t("stored.address_own")}
+      </p>
+    </>
   );
 }

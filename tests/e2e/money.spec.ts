@@ -51,6 +51,9 @@ for (const lng of ["en", "ja"] as const) {
     const row = op.getByTestId("deposit-row").filter({ hasText: name });
     await expect(row).toBeVisible();
     await expect(row.locator("img")).toBeVisible();
+    // The operator credits what they verified: the amount (prefilled with the claim) and the reference.
+    await expect(row.getByTestId("approve-amount")).toHaveValue("500.00");
+    await row.getByTestId("approve-tx-ref").fill("verified-on-chain");
     await row.getByTestId("approve-deposit").click();
     await op.getByRole("alertdialog").getByRole("button", { name: words("en", "common").confirm }).click();
     await expect(op.getByTestId("deposit-row").filter({ hasText: name })).toHaveCount(0);

@@ -14,8 +14,14 @@ export const usdt = (micro: number) => formatAmount(micro);
 /** Every micro-unit, at least 2 decimals: "1.00", "0.005" (proportional fees can have more). */
 export const usdtExact = (micro: number) => formatAmount(micro, 6).replace(/(\.\d\d\d*?)0+$/, "$1");
 
+/** A channel as operators configure it (the xpub is for the console only: it reveals every user's address). */
 export function channelOut(c: DepositChannel) {
-  return { id: c.id, currency: c.currency, chain: c.chain, address: c.address, min_amount: usdt(c.min_amount_micro), min_amount_micro: c.min_amount_micro, enabled: c.enabled === 1, sort: c.sort };
+  return { id: c.id, currency: c.currency, chain: c.chain, address: c.address, xpub: c.xpub, min_amount: usdt(c.min_amount_micro), min_amount_micro: c.min_amount_micro, enabled: c.enabled === 1, sort: c.sort };
+}
+
+/** A channel as a user sees it: their own address (null without a session or an xpub). */
+export function userChannelOut(c: DepositChannel, address: string | null) {
+  return { id: c.id, currency: c.currency, chain: c.chain, address, min_amount: usdt(c.min_amount_micro), min_amount_micro: c.min_amount_micro, enabled: c.enabled === 1 };
 }
 
 export function depositOut(d: Deposit) {
@@ -27,7 +33,12 @@ export function depositOut(d: Deposit) {
     amount_micro: d.amount_micro,
     tx_hash: d.tx_hash,
     image: `/files/${d.image_id}`,
+    /** The user's own deposit address the money was sent to ("" for bank transfers). */
+    address: d.address,
     status: d.status,
+    /** What an operator verified and credited (null until the first approval). */
+    credited: d.credited_micro === null ? null : usdt(d.credited_micro),
+    credited_micro: d.credited_micro,
     reason: d.reason,
     created_at: d.created_at_ms,
     decided_at: d.decided_at_ms,

@@ -265,7 +265,8 @@ export function QueuePage({
 }) {
   const { total, status, page_no, error } = data;
   const { t } = useTranslation("admin");
-  const decided = status !== "review" && status !== "all";
+  // Tabs whose rows still wait for a decision (a first approval, a second operator) show actions.
+  const decided = status !== "review" && status !== "confirming" && status !== "all";
   return (
     <section>
       <div className="page-head">

@@ -13,13 +13,15 @@ export async function loadQueue<Item, S extends string>(context: AppLoadContext,
 
 /**
  * A queue row's decision: `intent` names the endpoint `<path>/<id>/<intent>`, and `intents`
- * says which one form field (if any) it carries. Anything else is refused without a call.
+ * says which form fields (none, one, or several) it carries. Anything else is refused
+ * without a call.
  */
-export async function decideInQueue(context: AppLoadContext, request: Request, path: string, intents: Record<string, string | null>) {
+export async function decideInQueue(context: AppLoadContext, request: Request, path: string, intents: Record<string, string | string[] | null>) {
   const form = await request.formData();
   const id = String(form.get("id") ?? "");
   const intent = String(form.get("intent") ?? "");
   if (!/^\d{1,15}$/.test(id) || !Object.hasOwn(intents, intent)) return { status: 400, code: 0 as const, msg: "", data: null };
-  const field = intents[intent];
-  return adminApi(context, request, `${path}/${id}/${intent}`, field ? { [field]: String(form.get(field) ?? "") } : undefined);
+  const fields = [intents[intent] ?? []].flat();
+  const body = Object.fromEntries(fields.map((f) => [f, String(form.get(f) ?? "")]));
+  return adminApi(context, request, `${path}/${id}/${intent}`, fields.length > 0 ? body : undefined);
 }

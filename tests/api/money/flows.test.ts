@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../../worker/domain/ledger/check";
 import { call, db, newUser, page, seed } from "../helpers";
-import { balance, bindWallet, CARD, fundedUser, operatorToken, recharge, rkey, TRC20, upload, USDT } from "./helpers";
+import { approve, balance, bindWallet, CARD, fundedUser, operatorToken, recharge, rkey, TRC20, upload, USDT } from "./helpers";
 
 beforeAll(() => seed());
 
@@ -24,9 +24,9 @@ describe("recharge", () => {
     const op = await operatorToken();
     const queue = await call("/api/admin/deposits?status=review&row=100", undefined, { token: op, method: "GET" });
     expect(queue.data.items.some((d: { id: number; account: string }) => d.id === dep.data.id && d.account === u.account)).toBe(true);
-    expect((await call(`/api/admin/deposits/${dep.data.id}/approve`, {}, { token: op })).code).toBe(1);
+    expect((await approve(op, dep.data.id, "250.75")).code).toBe(1);
     expect(await balance(u.token)).toEqual({ available: 250_750_000, locked: 0 });
-    const again = await call(`/api/admin/deposits/${dep.data.id}/approve`, {}, { token: op });
+    const again = await approve(op, dep.data.id, "250.75");
     expect(again.status).toBe(409);
     expect(again.data.error).toBe("state_conflict");
     expect((await call(`/api/admin/deposits/${dep.data.id}/reject`, { reason: "late" }, { token: op })).status).toBe(409);
@@ -46,7 +46,7 @@ describe("recharge", () => {
     const list = await call("/api/user/recharge_list", {}, { token: u.token });
     expect(list.data.items[0]).toMatchObject({ status: "rejected", reason: "No such transaction on chain" });
     expect(await balance(u.token)).toEqual({ available: 0, locked: 0 });
-    expect((await call(`/api/admin/deposits/${dep.data.id}/approve`, {}, { token: op })).status).toBe(409);
+    expect((await approve(op, dep.data.id, "30")).status).toBe(409);
   });
 
   it("refuses amounts below the minimum, bad amounts and foreign screenshots", async () => {

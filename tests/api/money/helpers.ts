@@ -36,9 +36,14 @@ export async function fundedUser(amount = "1000") {
   const u = await newUser();
   const dep = await recharge(u.token, amount);
   const op = await operatorToken();
-  const ok = await call(`/api/admin/deposits/${dep.data.id}/approve`, {}, { token: op });
+  const ok = await approve(op, dep.data.id, amount);
   if (ok.code !== 1) throw new Error(`approve: ${ok.msg}`);
   return { ...u, op };
+}
+
+/** An operator's approval with what they verified (the amount that arrived and its reference). */
+export function approve(op: string, id: number, amount: string, tx_ref = `verified-${id}`): Promise<Answer> {
+  return call(`/api/admin/deposits/${id}/approve`, { amount, tx_ref }, { token: op });
 }
 
 export async function bindWallet(token: string, address: string = TRC20[0]) {

@@ -1,12 +1,16 @@
 /** `/api/admin/*` money routes: review queues, payouts, adjustments, money config, ledger check. */
-import { desc, eq, like, or } from "drizzle-orm";
+import { desc, eq, inArray, like, or } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import { users } from "../../db/schema";
+import { operators, users } from "../../db/schema";
 import { approveAdjustment, listAdjustments, proposeAdjustment, rejectAdjustment } from "../../domain/adjustments/adjustments";
 import { getBankAccount, setBankAccount } from "../../domain/deposits/bank-account";
+import { addressOwners } from "../../domain/deposits/address-book";
+import { addressRule, parseXpub } from "../../domain/deposits/addresses";
 import { createChannel, updateChannel } from "../../domain/deposits/channels";
-import { approveDeposit, listChannels, listDepositsByStatus, rejectDeposit } from "../../domain/deposits/deposits";
+import { approveDeposit, rejectDeposit, type DecideResult } from "../../domain/deposits/decide";
+import { listChannels, listDepositsByStatus, type Deposit } from "../../domain/deposits/deposits";
+import { getFourEyesThreshold, setFourEyesThreshold } from "../../domain/deposits/four-eyes";
 import { userBalances } from "../../domain/ledger/balances";
 import { checkLedger } from "../../domain/ledger/check";
 import { userStatement } from "../../domain/ledger/statement";
@@ -33,11 +37,16 @@ const money0 = z.preprocess((v) => (v === "0" || v === 0 || v === "0.00" ? "zero
 const ChannelBody = Reason.extend({
   currency: text({ max: 10 }).transform((v) => v.toUpperCase()),
   chain: text({ max: 20 }).transform((v) => v.toUpperCase()),
-  address: text({ max: 128 }),
+  /** Unused since addresses are per user; kept for channels made before. */
+  address: optionalText(128).default(""),
+  xpub: optionalText(200).default(""),
   min_amount: amount(),
   enabled: flag,
   sort: int({ min: 0, max: 1000, fallback: 0 }),
 });
+/** What the operator verified before crediting: the amount that arrived and its reference. */
+const ApproveBody = z.object({ amount: amount(), tx_ref: text({ max: 200 }) });
+const FourEyesBody = Reason.extend({ threshold: amount() });
 const BankBody = Reason.extend({
   bank: optionalText(100).default(""),
   holder: optionalText(100).default(""),
@@ -53,22 +62,23 @@ export const adminMoneyApi = new Hono<AppEnv>()
   .use("*", requireOperator)
   // Deposits
   .on(["GET", "POST"], "/deposits", async (c) => {
-    const q = read(c, StatusQuery(["review", "approved", "rejected", "all"]));
+    const q = read(c, StatusQuery(["review", "confirming", "approved", "rejected", "all"]));
     const { items, total } = await listDepositsByStatus(c.get("db"), q.status as never, q);
-    return ok(c, { items: await withAccounts(c, items.map((d) => ({ ...depositOut(d), user_id: d.user_id }))), total });
+    return ok(c, { items: await withAccounts(c, await withAddressOwners(c, items.map(adminDepositOut))), total });
   })
   .post("/deposits/:id/approve", async (c) => {
-    const r = await approveDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), Date.now());
-    if (r.status !== "ok") throw moneyFailure(r.status);
+    const { amount: amount_micro, tx_ref } = read(c, ApproveBody);
+    const r = await approveDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), { amount_micro, tx_ref }, Date.now());
+    if (r.status !== "ok") throw decideFailure(r.status);
     await afterResponse(c, notifyUser(c.env, r.deposit.user_id, { type: "balance", reason: "deposit" }));
-    return ok(c, depositOut(r.deposit), "errors.approved");
+    return ok(c, adminDepositOut(r.deposit), r.deposit.status === "confirming" ? "errors.deposit_needs_second" : "errors.approved");
   })
   .post("/deposits/:id/reject", async (c) => {
     const { reason } = read(c, Reason);
     const r = await rejectDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, Date.now());
-    if (r.status !== "ok") throw moneyFailure(r.status);
+    if (r.status !== "ok") throw decideFailure(r.status);
     await afterResponse(c, notifyUser(c.env, r.deposit.user_id, { type: "balance", reason: "deposit" }));
-    return ok(c, depositOut(r.deposit), "errors.rejected");
+    return ok(c, adminDepositOut(r.deposit), "errors.rejected");
   })
   // Withdrawals
   .on(["GET", "POST"], "/withdrawals", async (c) => {
@@ -145,16 +155,28 @@ export const adminMoneyApi = new Hono<AppEnv>()
   // Money configuration
   .on(["GET", "POST"], "/money_config", async (c) => {
     const db = c.get("db");
-    const [channels, bank, rules] = await Promise.all([listChannels(db, { only_enabled: false }), getBankAccount(db), getRules(db)]);
-    return ok(c, { channels: channels.map(channelOut), bank: { ...bank, min_amount: usdt(bank.min_amount_micro) }, rules: { trc20: ruleOut(rules.trc20), bank: ruleOut(rules.bank) } });
+    const [channels, bank, rules, four_eyes_micro] = await Promise.all([listChannels(db, { only_enabled: false }), getBankAccount(db), getRules(db), getFourEyesThreshold(db)]);
+    return ok(c, {
+      channels: channels.map(channelOut),
+      bank: { ...bank, min_amount: usdt(bank.min_amount_micro) },
+      rules: { trc20: ruleOut(rules.trc20), bank: ruleOut(rules.bank) },
+      four_eyes: { threshold: usdt(four_eyes_micro), threshold_micro: four_eyes_micro },
+    });
+  })
+  .post("/deposit_four_eyes", async (c) => {
+    const { reason, threshold } = read(c, FourEyesBody);
+    await setFourEyesThreshold(c.get("db"), c.get("operator").id, threshold, reason, Date.now());
+    return ok(c, null, "errors.saved");
   })
   .post("/deposit_channels", async (c) => {
     const { reason, min_amount, ...rest } = read(c, ChannelBody);
+    checkXpub(rest.chain, rest.xpub);
     const created = await createChannel(c.get("db"), c.get("operator").id, { ...rest, min_amount_micro: min_amount }, reason, Date.now());
     return ok(c, { id: created.id }, "errors.saved");
   })
   .post("/deposit_channels/:id", async (c) => {
     const { reason, min_amount, ...rest } = read(c, ChannelBody);
+    checkXpub(rest.chain, rest.xpub);
     const r = await updateChannel(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), { ...rest, min_amount_micro: min_amount }, reason, Date.now());
     if (r.status !== "ok") throw new ApiError("errors.not_found", 404);
     return ok(c, null, "errors.saved");
@@ -184,4 +206,66 @@ async function withAccounts<T extends { user_id: number }>(c: { get(k: "db"): Ap
   const ids = [...new Set(rows.map((r) => r.user_id))];
   const found = await db.select({ id: users.id, account: users.account }).from(users).where(or(...ids.map((i) => eq(users.id, i))));
   return rows.map((r) => ({ ...r, account: found.find((u) => u.id === r.user_id)?.account ?? "" }));
+}
+
+/**
+ * An xpub is accepted only when it parses as an extended PUBLIC key and the chain has an
+ * address rule to derive with; an empty one leaves the channel without addresses (hidden).
+ */
+function checkXpub(chain: string, xpub: string) {
+  if (xpub === "") return;
+  const parsed = parseXpub(xpub);
+  if (parsed.status === "private_key") throw new ApiError("errors.xpub_private");
+  if (parsed.status !== "ok") throw new ApiError("errors.xpub_invalid");
+  if (!addressRule(chain)) throw new ApiError("errors.xpub_chain_unsupported", 200, { chain });
+}
+
+/** A deposit as operators see it: the user's view plus the verification and who made it. */
+function adminDepositOut(d: Deposit) {
+  return {
+    ...depositOut(d),
+    user_id: d.user_id,
+    tx_ref: d.tx_ref,
+    approved_by: d.approved_by,
+    confirmed_by: d.confirmed_by,
+    four_eyes: d.four_eyes_micro === null ? null : usdt(d.four_eyes_micro),
+    four_eyes_micro: d.four_eyes_micro,
+  };
+}
+
+function decideFailure(status: Exclude<DecideResult["status"], "ok">): ApiError {
+  switch (status) {
+    case "four_eyes_same_operator":
+      return new ApiError("errors.four_eyes_same_operator", 403);
+    case "four_eyes_mismatch":
+      return new ApiError("errors.four_eyes_mismatch", 409);
+    case "four_eyes_required":
+      return new ApiError("errors.four_eyes", 403);
+    default:
+      return moneyFailure(status);
+  }
+}
+
+/**
+ * Adds whose deposit address received each deposit, and the operators' names of a two-step
+ * approval, so the queue shows them without another lookup.
+ */
+async function withAddressOwners<T extends { address: string; approved_by: number | null; confirmed_by: number | null }>(c: { get(k: "db"): AppEnv["Variables"]["db"] }, rows: T[]) {
+  if (rows.length === 0) return [];
+  const db = c.get("db");
+  const owners = await addressOwners(db, rows.map((r) => r.address));
+  const opIds = [...new Set(rows.flatMap((r) => [r.approved_by, r.confirmed_by]).filter((x): x is number => x !== null))];
+  const ops = opIds.length === 0 ? [] : await db.select({ id: operators.id, account: operators.account }).from(operators).where(inArray(operators.id, opIds));
+  const opName = (id: number | null) => (id === null ? null : (ops.find((o) => o.id === id)?.account ?? `#${id}`));
+  const ownerIds = [...new Set(owners.map((o) => o.user_id))];
+  const ownerUsers = ownerIds.length === 0 ? [] : await db.select({ id: users.id, account: users.account }).from(users).where(inArray(users.id, ownerIds));
+  return rows.map((r) => {
+    const owner = owners.find((o) => o.address === r.address);
+    return {
+      ...r,
+      address_owner: owner ? { user_id: owner.user_id, account: ownerUsers.find((u) => u.id === owner.user_id)?.account ?? "", index: owner.derivation_index } : null,
+      approved_by_account: opName(r.approved_by),
+      confirmed_by_account: opName(r.confirmed_by),
+    };
+  });
 }

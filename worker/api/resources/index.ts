@@ -1,9 +1,12 @@
 /** `/api/index/*`: public site content (the spec's "index" resource). */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { getContacts, listSlides } from "../../domain/content/site";
 import { getBankAccount, type BankAccount } from "../../domain/deposits/bank-account";
+import { userDepositAddress } from "../../domain/deposits/address-book";
 import { listChannels } from "../../domain/deposits/deposits";
-import { channelOut, usdt } from "../present";
+import { resolveSessionWith } from "../../domain/identity/session";
+import { tokenFrom } from "../../middleware/auth";
+import { userChannelOut, usdt } from "../present";
 import { translate } from "../../i18n";
 import { ok } from "../envelope";
 import type { AppEnv } from "../types";
@@ -18,11 +21,33 @@ function bankOut(b: BankAccount) {
   return b.enabled ? { enabled: true, bank: b.bank, holder: b.holder, account: b.account, branch: b.branch, min_amount: usdt(b.min_amount_micro), min_amount_micro: b.min_amount_micro } : { enabled: false };
 }
 
+/**
+ * The crypto channels a user can pay into. Each user has their own address per channel, so
+ * the address comes only with a session (the caller's own); without one, `address` is null
+ * and `address_hint` says to sign in. Channels without an xpub have no addresses to give and
+ * are not offered.
+ */
+async function rechargeWays(c: Context<AppEnv>) {
+  const db = c.get("db");
+  const now = Date.now();
+  const session = await resolveSessionWith(db, "user", tokenFrom(c.req.raw.headers), now);
+  const user = session.status === "ok" ? session.subject : null;
+  const channels = (await listChannels(db, { only_enabled: true })).filter((ch) => ch.xpub !== "");
+  const hint = translate(c.get("locale"), "errors.sign_in_for_address");
+  return Promise.all(
+    channels.map(async (ch) => {
+      if (!user) return { ...userChannelOut(ch, null), address_hint: hint };
+      const own = await userDepositAddress(db, user.id, ch, now);
+      return userChannelOut(ch, own.status === "ok" ? own.address : null);
+    }),
+  );
+}
+
 export const indexApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/getWechatMobile", async (c) => ok(c, await getContacts(c.get("db"))))
   .on(["GET", "POST"], "/slides", async (c) => ok(c, await slidesOf(c)))
   .on(["GET", "POST"], "/home", async (c) => ok(c, { slides: await slidesOf(c), contacts: await getContacts(c.get("db")) }))
-  .on(["GET", "POST"], "/recharge_way", async (c) => ok(c, (await listChannels(c.get("db"), { only_enabled: true })).map(channelOut)))
+  .on(["GET", "POST"], "/recharge_way", async (c) => ok(c, await rechargeWays(c)))
   .on(["GET", "POST"], "/recharge_way1", async (c) => ok(c, bankOut(await getBankAccount(c.get("db")))))
   .on(["GET", "POST"], "/getBA", async (c) => ok(c, bankOut(await getBankAccount(c.get("db")))))
   .on(["GET", "POST"], "/about", async (c) => {

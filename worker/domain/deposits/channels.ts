@@ -3,7 +3,11 @@ import type { Db } from "../../db/client";
 import { deposit_channels } from "../../db/schema";
 import { auditInsert } from "../audit/log";
 
-export type ChannelInput = { currency: string; chain: string; address: string; min_amount_micro: number; enabled: boolean; sort: number };
+/**
+ * `xpub`: the channel's extended public key, from which each user's own address is derived
+ * (callers validate it with `parseXpub`); `address` is kept for channels made before.
+ */
+export type ChannelInput = { currency: string; chain: string; address: string; xpub: string; min_amount_micro: number; enabled: boolean; sort: number };
 
 /** Operator (audited) or demo seed (operator null): a new deposit channel. */
 export async function createChannel(db: Db, operator_id: number | null, input: ChannelInput, reason: string, now_ms: number) {

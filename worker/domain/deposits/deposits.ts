@@ -1,11 +1,8 @@
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { deposit_channels, deposits } from "../../db/schema";
-import { auditInsert } from "../audit/log";
-import { platformAccount, userAccount } from "../ledger/accounts";
-import { transitionInsert } from "../ledger/transitions";
-import { postTransfers, type MoneyFailure } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
+import { userDepositAddress } from "./address-book";
 import { getBankAccount } from "./bank-account";
 
 export type Deposit = typeof deposits.$inferSelect;
@@ -34,7 +31,7 @@ export type SubmitDeposit = {
 
 export type SubmitResult =
   | { status: "ok"; deposit: Deposit; replayed: boolean }
-  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable" | "tx_hash_used"; min_amount_micro?: number };
+  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable" | "tx_hash_used" | "deposit_address_unavailable"; min_amount_micro?: number };
 
 /**
  * A transaction hash as stored and compared: trimmed, and hexadecimal hashes (TRC20 ids,
@@ -57,10 +54,15 @@ export async function submitDeposit(db: Db, submitted: SubmitDeposit, now_ms: nu
 
   let destination: string;
   let min_amount_micro: number;
+  let address = "";
   if (input.kind === "crypto") {
     const channel = input.channel_id === null ? undefined : await db.query.deposit_channels.findFirst({ where: and(eq(deposit_channels.id, input.channel_id), eq(deposit_channels.enabled, 1)) });
     if (!channel) return { status: "channel_unknown" };
-    destination = `${channel.currency} · ${channel.chain} · ${channel.address}`;
+    // The user's own address: a transfer to it can only be this user's.
+    const own = await userDepositAddress(db, input.user_id, channel, now_ms);
+    if (own.status !== "ok") return { status: "deposit_address_unavailable" };
+    address = own.address;
+    destination = `${channel.currency} · ${channel.chain} · ${address}`;
     min_amount_micro = channel.min_amount_micro;
   } else {
     const bank = await getBankAccount(db);
@@ -79,6 +81,7 @@ export async function submitDeposit(db: Db, submitted: SubmitDeposit, now_ms: nu
       amount_micro: input.amount_micro,
       tx_hash: input.tx_hash,
       image_id: input.image_id,
+      address,
       status: "review",
       request_key: input.request_key,
       request_hash: hash,
@@ -109,56 +112,6 @@ function findByRequest(db: Db, user_id: number, request_key: string) {
   return db.query.deposits.findFirst({ where: and(eq(deposits.user_id, user_id), eq(deposits.request_key, request_key)) });
 }
 
-export type DecideResult = { status: "ok"; deposit: Deposit } | { status: "not_found" } | { status: MoneyFailure };
-
-/**
- * Approves a deposit: one batch of the transition guard, the status change, the audit entry
- * and the credit (platform:deposits → user available). Twice, or after a rejection, fails.
- */
-export async function approveDeposit(db: Db, operator_id: number, id: number, now_ms: number): Promise<DecideResult> {
-  const deposit = await db.query.deposits.findFirst({ where: eq(deposits.id, id) });
-  if (!deposit) return { status: "not_found" };
-  const r = await postTransfers(
-    db,
-    [
-      {
-        key: `deposit:${id}:credit`,
-        debit: platformAccount("deposits"),
-        credit: userAccount(deposit.user_id, "available"),
-        amount_micro: deposit.amount_micro,
-        code: "deposit",
-        ref_type: "deposit",
-        ref_id: String(id),
-      },
-    ],
-    [
-      transitionInsert(db, { entity: "deposit", id, from: "review", to: "approved", actor_kind: "operator", actor_id: operator_id }, now_ms),
-      db.update(deposits).set({ status: "approved", decided_at_ms: now_ms }).where(and(eq(deposits.id, id), eq(deposits.status, "review"))),
-      auditInsert(db, { operator_id, action: "deposit.approve", target: `deposit:${id}`, data: { user_id: deposit.user_id, amount_micro: deposit.amount_micro } }, now_ms),
-    ],
-    now_ms,
-  );
-  if (r.status !== "ok") return r;
-  return { status: "ok", deposit: (await db.query.deposits.findFirst({ where: eq(deposits.id, id) }))! };
-}
-
-export async function rejectDeposit(db: Db, operator_id: number, id: number, reason: string, now_ms: number): Promise<DecideResult> {
-  const deposit = await db.query.deposits.findFirst({ where: eq(deposits.id, id) });
-  if (!deposit) return { status: "not_found" };
-  const r = await postTransfers(
-    db,
-    [],
-    [
-      transitionInsert(db, { entity: "deposit", id, from: "review", to: "rejected", actor_kind: "operator", actor_id: operator_id, reason }, now_ms),
-      db.update(deposits).set({ status: "rejected", reason, decided_at_ms: now_ms }).where(and(eq(deposits.id, id), eq(deposits.status, "review"))),
-      auditInsert(db, { operator_id, action: "deposit.reject", target: `deposit:${id}`, reason, data: { user_id: deposit.user_id, amount_micro: deposit.amount_micro } }, now_ms),
-    ],
-    now_ms,
-  );
-  if (r.status !== "ok") return r;
-  return { status: "ok", deposit: (await db.query.deposits.findFirst({ where: eq(deposits.id, id) }))! };
-}
-
 export async function listUserDeposits(db: Db, user_id: number, page: { page_no: number; row: number }) {
   const items = await db
     .select()
@@ -177,7 +130,8 @@ export async function listDepositsByStatus(db: Db, status: Deposit["status"] | "
     .select()
     .from(deposits)
     .where(where)
-    .orderBy(status === "review" ? asc(deposits.id) : desc(deposits.id))
+    // Waiting queues oldest first; decided lists newest first.
+    .orderBy(status === "review" || status === "confirming" ? asc(deposits.id) : desc(deposits.id))
     .limit(page.row)
     .offset((page.page_no - 1) * page.row);
   const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(deposits).where(where);
