@@ -5,7 +5,8 @@ import { getDb } from "../../../worker/db/client";
 import { bank_cards, deposits, login_throttle, users, wallets, withdrawals } from "../../../worker/db/schema";
 import { requestWithdrawal } from "../../../worker/domain/withdrawals/withdrawals";
 import type { Env } from "../../../worker/env";
-import { call, db, newUser, seed, testEnv, type Answer } from "../helpers";
+import { userCookie } from "../../../worker/session-cookie";
+import { call, db, newUser, page, seed, testEnv, type Answer } from "../helpers";
 import { balance, bindWallet, CARD, fundedUser, PASSWORD, rkey, TRC20, upload, USDT } from "./helpers";
 
 beforeAll(() => seed());
@@ -187,5 +188,24 @@ describe("a demo deployment moves no money", () => {
     expect(await balance(u.token)).toEqual({ available: 100 * USDT, locked: 0 });
     // The same requests are open where the deployment is not a demo.
     expect((await call("/api/user/withdraw", { amount: "20", wallet_id, password: PASSWORD }, { token: u.token })).code).toBe(1);
+  });
+});
+
+describe("the pages ask for the password", () => {
+  it("withdraw, bind a wallet and bind a card each have a current-password field, labelled in the user's language", async () => {
+    const u = await newUser();
+    const session = (await userCookie.serialize(u.token)).split(";")[0];
+    for (const [lng, label] of [["en", "Login password"], ["ja", "ログインパスワード"]] as const) {
+      const cookie = `${session}; lng=${btoa(JSON.stringify(lng))}`;
+      for (const path of ["/pages/me/sub/draw-money", "/pages/me/sub/add-wallet", "/pages/me/sub/add-kabaw"]) {
+        const res = await page(path, { headers: { cookie } });
+        expect(res.status, path).toBe(200);
+        const html = await res.text();
+        const input = /<input[^>]*name="password"[^>]*>/.exec(html)?.[0] ?? "";
+        expect(input, `${lng} ${path}`).toMatch(/type="password"/);
+        expect(input, `${lng} ${path}`).toMatch(/autocomplete="current-password"/i);
+        expect(html, `${lng} ${path}`).toContain(`>${label}</label>`);
+      }
+    }
   });
 });

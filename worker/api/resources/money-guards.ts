@@ -11,7 +11,7 @@ import type { AppEnv } from "../types";
  * The login password, as typed: never trimmed. Missing, not a string or longer than any valid
  * password reads as "" (a wrong password), so nothing huge is ever hashed.
  */
-export const confirmPassword = z.unknown().transform((v) => (typeof v === "string" && v.length <= 128 ? v : ""));
+export const confirmPassword = z.unknown().optional().transform((v) => (typeof v === "string" && v.length <= 128 ? v : ""));
 
 /**
  * A stolen session alone must not move money out: the login password again, counted in the

@@ -61,37 +61,7 @@ export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms
   const quote = quoteWithdrawal((await getRules(db))[target.channel], input.amount_micro);
   if (quote.status !== "ok") return quote;
 
-  const withdrawal_id = sql`(SELECT id FROM withdrawals WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
-  const r = await postLocked(
-    db,
-    [
-      {
-        key: `withdrawal:${input.user_id}:${input.request_key}:lock`,
-        debit: userAccount(input.user_id, "available"),
-        credit: userAccount(input.user_id, "locked_withdrawal"),
-        amount_micro: quote.amount_micro,
-        code: "withdrawal_lock",
-        ref_type: "withdrawal",
-        ref_id: sql`CAST(${withdrawal_id} AS TEXT)` as unknown as string,
-      },
-    ],
-    [
-      db.insert(withdrawals).values({
-        user_id: pausedGuardUserId(input.user_id, now_ms),
-        channel: target.channel,
-        destination: target.destination,
-        payout_details: target.payout_details,
-        amount_micro: quote.amount_micro,
-        fee_micro: quote.fee_micro,
-        actual_micro: quote.actual_micro,
-        status: "review",
-        request_key: input.request_key,
-        request_hash: hash,
-        created_at_ms: now_ms,
-      }),
-    ],
-    now_ms,
-  );
+  const r = await postLocked(db, [lockTransfer(input, quote.amount_micro)], [withdrawalInsert(db, input, target, quote, hash, now_ms)], now_ms);
   if (r.status === "paused") return { status: "paused", until_ms: await pausedUntil(db, input.user_id) };
   if (r.status === "duplicate_request" || r.status === "duplicate") {
     const raced = await findByRequest(db, input.user_id, input.request_key);
@@ -100,6 +70,37 @@ export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms
   if (r.status === "insufficient_funds") return { status: "insufficient_funds" };
   if (r.status !== "ok") throw new Error(`requestWithdrawal: unexpected ${r.status}`);
   return { status: "ok", withdrawal: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
+}
+
+/** The whole amount, from available to locked_withdrawal, referring to the row inserted alongside. */
+function lockTransfer(input: RequestWithdrawal, amount_micro: number): Transfer {
+  const withdrawal_id = sql`(SELECT id FROM withdrawals WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
+  return {
+    key: `withdrawal:${input.user_id}:${input.request_key}:lock`,
+    debit: userAccount(input.user_id, "available"),
+    credit: userAccount(input.user_id, "locked_withdrawal"),
+    amount_micro,
+    code: "withdrawal_lock",
+    ref_type: "withdrawal",
+    ref_id: sql`CAST(${withdrawal_id} AS TEXT)` as unknown as string,
+  };
+}
+
+/** The request's row: first in its batch, so the pause guard refuses before anything moves. */
+function withdrawalInsert(db: Db, input: RequestWithdrawal, target: Extract<Target, { status: "ok" }>, quote: Extract<Quote, { status: "ok" }>, hash: string, now_ms: number) {
+  return db.insert(withdrawals).values({
+    user_id: pausedGuardUserId(input.user_id, now_ms),
+    channel: target.channel,
+    destination: target.destination,
+    payout_details: target.payout_details,
+    amount_micro: quote.amount_micro,
+    fee_micro: quote.fee_micro,
+    actual_micro: quote.actual_micro,
+    status: "review",
+    request_key: input.request_key,
+    request_hash: hash,
+    created_at_ms: now_ms,
+  });
 }
 
 /**
