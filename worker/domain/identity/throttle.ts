@@ -58,6 +58,6 @@ export function succeededAttempt(db: Db, key: string) {
 
 async function retryAfter(db: Db, key: string, now_ms: number): Promise<number> {
   const row = await db.query.login_throttle.findFirst({ where: eq(login_throttle.key, key) });
-  if (!row) return 1_000; // given back meanwhile: worth trying again at once
+  if (!row) return 1_000; // cleared meanwhile by a right password: worth trying again at once
   return Math.max(1_000, row.locked_until_ms - now_ms, row.window_started_at_ms + THROTTLE.window_ms - now_ms);
 }
