@@ -21,6 +21,12 @@ export interface Env {
   SIM_SEED?: string;
   /** "local" under `npm start`, "test" in tests; "production" when deployed (see worker/mode.ts). */
   APP_ENV: string;
+  /**
+   * Secret (`wrangler secret put CARD_KEY`): 32 random bytes, base64, sealing bank card numbers
+   * (worker/domain/binding/card-crypto.ts). Required in production; elsewhere a public
+   * development key stands in.
+   */
+  CARD_KEY?: string;
   /** "enforce": every invocation's D1 view holds production's limits (tests, benches; worker/db/limits.ts). */
   D1_LIMITS?: string;
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, missingFields } from "../components/form";
+import { ConfirmPasswordField } from "../components/money/confirm-password";
 import { Screen } from "../components/nav";
 import { useUi } from "../components/ui";
 import { api } from "../lib/api.server";
@@ -14,7 +15,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyle
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const field = (n: string) => String(form.get(n) ?? "");
-  return api(context, request, "/api/user/add_bank", { name: field("name"), bank: field("bank"), card_number: field("card_number") });
+  return api(context, request, "/api/user/add_bank", { name: field("name"), bank: field("bank"), card_number: field("card_number"), password: field("password") });
 }
 
 /** Bind a bank card for withdrawals: cardholder, bank and card number (checked by the server). */
@@ -37,7 +38,7 @@ export default function AddBankCard() {
         className="card form"
         noValidate
         onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["name", "bank", "card_number"])) {
+          if (missingFields(e.currentTarget, ["name", "bank", "card_number", "password"])) {
             e.preventDefault();
             ui.toast(tc("incomplete"));
           }
@@ -55,6 +56,7 @@ export default function AddBankCard() {
           maxLength={30}
           className="field-input m-mono-input"
         />
+        <ConfirmPasswordField />
         <p className="muted">{t("add_kabaw.note")}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"} data-testid="add-bank-submit">
           {t("add_kabaw.submit")}

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, missingFields } from "../components/form";
+import { ConfirmPasswordField } from "../components/money/confirm-password";
 import { Notice } from "../components/money/notice";
 import { Screen } from "../components/nav";
 import { useUi } from "../components/ui";
@@ -14,7 +15,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyle
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
-  return api(context, request, "/api/user/add_wallet", { chain: "TRC20", address: String(form.get("address") ?? "") });
+  return api(context, request, "/api/user/add_wallet", { chain: "TRC20", address: String(form.get("address") ?? ""), password: String(form.get("password") ?? "") });
 }
 
 /** Bind a USDT withdrawal address. Only TRC20; the server checks the address's checksum. */
@@ -38,7 +39,7 @@ export default function AddWallet() {
         className="card form"
         noValidate
         onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["address"])) {
+          if (missingFields(e.currentTarget, ["address", "password"])) {
             e.preventDefault();
             ui.toast(tc("incomplete"));
           }
@@ -67,6 +68,7 @@ export default function AddWallet() {
         <Notice tone="warn">
           <p>{t("add_wallet.warning")}</p>
         </Notice>
+        <ConfirmPasswordField />
         <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"} data-testid="add-wallet-submit">
           {t("add_wallet.submit")}
         </button>

@@ -6,6 +6,7 @@ import { formatAmount, parseAmount } from "../../worker/domain/ledger/amount";
 import { quoteWithdrawal, type Quote } from "../../worker/domain/withdrawals/fees";
 import { missingFields } from "../components/form";
 import { AmountInput } from "../components/money/amount-input";
+import { ConfirmPasswordField } from "../components/money/confirm-password";
 import { BankIcon } from "../components/money/icons";
 import { useDateTime } from "../components/money/local-time";
 import { Notice } from "../components/money/notice";
@@ -48,6 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     wallet_id: m?.[1] === "wallet" ? m[2] : "",
     bank_id: m?.[1] === "bank" ? m[2] : "",
     request_key: String(form.get("request_key") ?? ""),
+    password: String(form.get("password") ?? ""),
   });
 }
 
@@ -180,7 +182,7 @@ export default function Withdraw() {
         className="card form"
         noValidate
         onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["target", "amount"])) {
+          if (missingFields(e.currentTarget, ["target", "amount", "password"])) {
             e.preventDefault();
             ui.toast(tc("incomplete"));
           }
@@ -238,6 +240,7 @@ export default function Withdraw() {
             </dd>
           </div>
         </dl>
+        <ConfirmPasswordField />
         <p className="muted">{t("draw_money.note")}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={busy || paused || !hasTargets} data-testid="withdraw-submit">
           {t("draw_money.submit")}

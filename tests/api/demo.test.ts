@@ -21,7 +21,7 @@ async function callAs(env: typeof testEnv, path: string, body?: Record<string, u
 
 async function pageAs(env: typeof testEnv, path: string) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(`http://127.0.0.1${path}`), env as never, ctx);
+  const res = await worker.fetch(new Request(`http://127.0.0.1${path}`) as never, env as never, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }

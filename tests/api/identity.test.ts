@@ -122,6 +122,20 @@ describe("login", () => {
     expect(row?.failures).toBe(4);
   });
 
+  it("takes an attempt before hashing: 20 parallel guesses get at most 5 answers, then even the right password waits", async () => {
+    const u = await newUser();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call("/api/user/login", { account: u.account, password: `wrong${i}abc` })));
+    const failed = results.filter((r) => r.data.error === "login_failed");
+    const throttled = results.filter((r) => r.status === 429);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThanOrEqual(THROTTLE.max_failures);
+    expect(failed.length + throttled.length).toBe(20);
+    expect(throttled.every((r) => r.data.error === "login_throttled")).toBe(true);
+    const right = await call("/api/user/login", { account: u.account, password: u.password });
+    expect(right.status).toBe(429);
+    expect(right.data.retry_after_ms).toBeGreaterThan(THROTTLE.lock_ms - 60_000);
+  });
+
   it("throttles unknown accounts too, so locking does not reveal existence", async () => {
     const ghost = uniqueAccount("ghost");
     for (let i = 0; i < THROTTLE.max_failures; i++) await call("/api/user/login", { account: ghost, password: "wrong1234" });

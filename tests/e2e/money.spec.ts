@@ -20,7 +20,7 @@ async function operatorPage(browser: Browser): Promise<Page> {
 for (const lng of ["en", "ja"] as const) {
   test(`money journey (${lng}): bind, recharge, approve, withdraw, pay, records`, async ({ page, browser }) => {
     test.setTimeout(120_000);
-    const { name } = await register(page);
+    const { name, password } = await register(page);
     if (lng !== "en") {
       await open(page, "/pages/me/sub/setting");
       await page.getByRole("radio", { name: "日本語" }).click();
@@ -30,6 +30,8 @@ for (const lng of ["en", "ja"] as const) {
     // Bind a TRC20 address.
     await open(page, "/pages/me/sub/add-wallet");
     await page.locator('input[name="address"]').fill(TRC20);
+    // Where money may go is chosen with the login password, not with a session alone.
+    await page.getByLabel(words(lng, "wallet").confirm.password, { exact: true }).fill(password);
     await page.getByTestId("add-wallet-submit").click();
     await expect(page).toHaveURL(/\/pages\/me\/sub\/wallet/);
     await expect(page.getByTestId("wallet-row")).toContainText(TRC20);
@@ -68,6 +70,7 @@ for (const lng of ["en", "ja"] as const) {
     await page.getByTestId("withdraw-amount").fill("100");
     await expect(page.getByTestId("withdraw-fee")).toContainText("1.00");
     await expect(page.getByTestId("withdraw-actual")).toContainText("99.00");
+    await page.getByLabel(words(lng, "wallet").confirm.password, { exact: true }).fill(password);
     await page.getByTestId("withdraw-submit").click();
     await expect(page).toHaveURL(/\/pages\/me\/sub\/draw-record/);
     await expect(page.getByTestId("withdraw-row").first().getByTestId("status")).toHaveAttribute("data-status", "review");

@@ -6,7 +6,7 @@ import { formatAmount } from "../domain/ledger/amount";
 import type { Deposit, DepositChannel } from "../domain/deposits/deposits";
 import type { Withdrawal } from "../domain/withdrawals/withdrawals";
 import type { BankCard, Wallet } from "../domain/binding/binding";
-import { maskCardNumber } from "../domain/binding/validate";
+import { maskCardLast4 } from "../domain/binding/validate";
 import type { StatementLine } from "../domain/ledger/statement";
 import type { WithdrawalRule } from "../domain/withdrawals/fees";
 
@@ -73,7 +73,7 @@ export function walletOut(w: Wallet) {
 }
 
 export function bankCardOut(b: BankCard) {
-  return { id: b.id, name: b.name, bank: b.bank, card_number: maskCardNumber(b.card_number), created_at: b.created_at_ms };
+  return { id: b.id, name: b.name, bank: b.bank, card_number: maskCardLast4(b.card_last4), created_at: b.created_at_ms };
 }
 
 export function lineOut(l: StatementLine) {

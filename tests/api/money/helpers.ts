@@ -46,8 +46,11 @@ export function approve(op: string, id: number, amount: string, tx_ref = `verifi
   return call(`/api/admin/deposits/${id}/approve`, { amount, tx_ref }, { token: op });
 }
 
-export async function bindWallet(token: string, address: string = TRC20[0]) {
-  const r = await call("/api/user/add_wallet", { chain: "TRC20", address }, { token });
+/** The login password of every user `newUser` makes (money actions confirm it). */
+export const PASSWORD = "secret123";
+
+export async function bindWallet(token: string, address: string = TRC20[0], password = PASSWORD) {
+  const r = await call("/api/user/add_wallet", { chain: "TRC20", address, password }, { token });
   if (r.code !== 1) throw new Error(`add_wallet: ${r.msg}`);
   return r.data.id as number;
 }

@@ -113,7 +113,7 @@ describe("money model", () => {
               const u = users[op.user];
               const key = `model-wd-${++seq}`;
               const amount = op.amount * USDT;
-              const r = await requestWithdrawal(db, { user_id: u.id, amount_micro: amount, wallet_id: u.wallet_id, bank_id: null, request_key: key }, now());
+              const r = await requestWithdrawal(db, { user_id: u.id, amount_micro: amount, wallet_id: u.wallet_id, bank_id: null, request_key: key, card_keys: null }, now());
               const q = quoteWithdrawal(rules.trc20, amount);
               if (q.status !== "ok") expect(r.status).toBe(q.status);
               else if (amount > u.available) expect(r.status).toBe("insufficient_funds");
@@ -172,7 +172,7 @@ describe("money model", () => {
               const r =
                 req.kind === "deposit"
                   ? await submitDeposit(db, { user_id: u.id, kind: "crypto", channel_id: channel.id, amount_micro: amount, tx_hash: `h-${req.key}`, image_id: u.image_id, request_key: req.key }, now())
-                  : await requestWithdrawal(db, { user_id: u.id, amount_micro: amount, wallet_id: u.wallet_id, bank_id: null, request_key: req.key }, now());
+                  : await requestWithdrawal(db, { user_id: u.id, amount_micro: amount, wallet_id: u.wallet_id, bank_id: null, request_key: req.key, card_keys: null }, now());
               if (op.same_body) {
                 expect(r.status).toBe("ok");
                 const id = r.status === "ok" ? ("deposit" in r ? r.deposit.id : r.withdrawal.id) : -1;

@@ -3,6 +3,7 @@ import { desc, eq, inArray, like, or } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { operators, users } from "../../db/schema";
+import { cardKeysFor } from "../../domain/binding/card-crypto";
 import { approveAdjustment, listAdjustments, proposeAdjustment, rejectAdjustment } from "../../domain/adjustments/adjustments";
 import { getBankAccount, setBankAccount } from "../../domain/deposits/bank-account";
 import { addressOwners } from "../../domain/deposits/address-book";
@@ -14,7 +15,7 @@ import { getFourEyesThreshold, setFourEyesThreshold } from "../../domain/deposit
 import { userBalances } from "../../domain/ledger/balances";
 import { checkLedger } from "../../domain/ledger/check";
 import { userStatement } from "../../domain/ledger/statement";
-import { getRules, listWithdrawalsByStatus, payWithdrawal, rejectWithdrawal, setRule } from "../../domain/withdrawals/withdrawals";
+import { getRules, listWithdrawalsByStatus, payoutDetailsFor, payWithdrawal, rejectWithdrawal, setRule } from "../../domain/withdrawals/withdrawals";
 import { requireOperator } from "../../middleware/auth";
 import { notifyUser } from "../../ws";
 import { ApiError, ok, read } from "../envelope";
@@ -84,7 +85,11 @@ export const adminMoneyApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/withdrawals", async (c) => {
     const q = read(c, StatusQuery(["review", "paid", "rejected", "cancelled", "all"]));
     const { items, total } = await listWithdrawalsByStatus(c.get("db"), q.status as never, q);
-    return ok(c, { items: await withAccounts(c, items.map((w) => ({ ...withdrawalOut(w), user_id: w.user_id, payout_details: w.payout_details }))), total });
+    const keys = await cardKeysFor(c.env);
+    const opened = await Promise.all(items.map((w) => payoutDetailsFor(keys.status === "ok" ? keys.keys : null, w)));
+    // Unreadable details (no key here, or altered) leave only the masked destination to show.
+    const out = items.map((w, i) => ({ ...withdrawalOut(w), user_id: w.user_id, payout_details: opened[i] ?? "", payout_unreadable: opened[i] === null }));
+    return ok(c, { items: await withAccounts(c, out), total });
   })
   .post("/withdrawals/:id/pay", async (c) => {
     const { tx_ref } = read(c, z.object({ tx_ref: text({ max: 200 }) }));

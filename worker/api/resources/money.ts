@@ -15,6 +15,7 @@ import { afterResponse, idempotencyKey } from "../idempotency";
 import { depositOut, lineOut, ruleOut, usdt, withdrawalOut } from "../present";
 import type { AppEnv } from "../types";
 import { failWith, moneyFailure } from "./money-errors";
+import { cardKeysOrNull, confirmPassword, requireMoneyMovementOpen, requirePassword } from "./money-guards";
 
 /** `image` is the `data.url` the upload answered ("/files/<id>") or the bare id. */
 const imageRef = text({ max: 200, invalid: "errors.image_unknown" }).transform((v) => v.replace(/^.*\/files\//, ""));
@@ -27,11 +28,12 @@ const RechargeBody = z.object({
   image: imageRef,
 });
 
-const WithdrawBody = z.object({ amount: amount(), wallet_id: optionalId(), bank_id: optionalId() });
+const WithdrawBody = z.object({ amount: amount(), wallet_id: optionalId(), bank_id: optionalId(), password: confirmPassword });
 
 export const moneyApi = new Hono<AppEnv>()
   .use("*", requireUser)
   .post("/recharge", async (c) => {
+    requireMoneyMovementOpen(c);
     const body = read(c, RechargeBody);
     const user = c.get("user");
     if (body.kind === "crypto" && body.channel_id === null) throw new ApiError("errors.incomplete", 200, {}, { field: "channel_id" });
@@ -64,10 +66,14 @@ export const moneyApi = new Hono<AppEnv>()
     });
   })
   .post("/withdraw", async (c) => {
+    requireMoneyMovementOpen(c);
     const body = read(c, WithdrawBody);
     const user = c.get("user");
     if ((body.wallet_id === null) === (body.bank_id === null)) throw new ApiError("errors.target_unknown");
-    const r = await requestWithdrawal(c.get("db"), { user_id: user.id, amount_micro: body.amount, wallet_id: body.wallet_id, bank_id: body.bank_id, request_key: idempotencyKey(c) }, Date.now());
+    const request_key = idempotencyKey(c);
+    await requirePassword(c, body.password);
+    const input = { user_id: user.id, amount_micro: body.amount, wallet_id: body.wallet_id, bank_id: body.bank_id, request_key, card_keys: await cardKeysOrNull(c) };
+    const r = await requestWithdrawal(c.get("db"), input, Date.now());
     if (r.status === "below_minimum") throw new ApiError("errors.below_minimum", 200, { min: usdt(r.min_amount_micro) });
     if (r.status === "paused") throw new ApiError("errors.withdraw_paused", 200, { until: new Date(r.until_ms).toISOString().slice(0, 16).replace("T", " ") + " UTC" }, { until: r.until_ms });
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);

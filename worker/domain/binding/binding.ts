@@ -2,7 +2,8 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bank_cards, wallets } from "../../db/schema";
 import { isUniqueViolation } from "../identity/users";
-import { isTrc20Address, isValidCardNumber, normalizeCardNumber } from "./validate";
+import { cardFingerprint, isSealed, sealCard, type CardKeys } from "./card-crypto";
+import { cardLast4, isTrc20Address, isValidCardNumber, normalizeCardNumber } from "./validate";
 
 /** Chains a user can bind for withdrawals. Only USDT on TRC20 for now (the spec's withdrawal). */
 export const WALLET_CHAINS = ["TRC20"] as const;
@@ -50,17 +51,29 @@ export async function listBankCards(db: Db, user_id: number): Promise<BankCard[]
   return db.select().from(bank_cards).where(and(eq(bank_cards.user_id, user_id), isNull(bank_cards.deleted_at_ms))).orderBy(desc(bank_cards.id));
 }
 
+export type AddBankCardResult = { status: "ok"; card: BankCard } | { status: "card_invalid" | "duplicate" | "limit_reached" };
+
+/**
+ * Binds a card: the number is stored only sealed (card-crypto.ts), found again by its
+ * fingerprint, and shown by its last four digits.
+ */
 export async function addBankCard(
   db: Db,
+  keys: CardKeys,
   input: { user_id: number; name: string; bank: string; card_number: string },
   now_ms: number,
-): Promise<{ status: "ok"; card: BankCard } | { status: "card_invalid" | "duplicate" | "limit_reached" }> {
+): Promise<AddBankCardResult> {
   if (!isValidCardNumber(input.card_number)) return { status: "card_invalid" };
-  if ((await listBankCards(db, input.user_id)).length >= MAX_BOUND) return { status: "limit_reached" };
+  const number = normalizeCardNumber(input.card_number);
+  const live = await listBankCards(db, input.user_id);
+  if (live.length >= MAX_BOUND) return { status: "limit_reached" };
+  // Cards bound before encryption have no real fingerprint, only their plain number.
+  if (live.some((c) => c.card_fingerprint.startsWith("legacy:") && !isSealed(c.card_number) && normalizeCardNumber(c.card_number) === number)) return { status: "duplicate" };
+  const [card_number, card_fingerprint] = await Promise.all([sealCard(keys, number), cardFingerprint(keys, number)]);
   try {
     const [card] = await db
       .insert(bank_cards)
-      .values({ user_id: input.user_id, name: input.name.trim(), bank: input.bank.trim(), card_number: normalizeCardNumber(input.card_number), created_at_ms: now_ms })
+      .values({ user_id: input.user_id, name: input.name.trim(), bank: input.bank.trim(), card_number, card_fingerprint, card_last4: cardLast4(number), created_at_ms: now_ms })
       .returning();
     return { status: "ok", card };
   } catch (err) {

@@ -81,8 +81,12 @@ export function isValidCardNumber(input: string): boolean {
   return sum % 10 === 0;
 }
 
-/** "6222 **** **** 1234": what lists and withdrawal records show of a card. */
-export function maskCardNumber(card: string): string {
-  const d = normalizeCardNumber(card);
-  return `${d.slice(0, 4)} **** **** ${d.slice(-4)}`;
+/** The last four digits: all of the number that is kept readable (lists, withdrawal records). */
+export function cardLast4(card: string): string {
+  return normalizeCardNumber(card).slice(-4);
+}
+
+/** "**** **** **** 1234": what lists and withdrawal records show of a card. */
+export function maskCardLast4(last4: string): string {
+  return `**** **** **** ${last4}`;
 }

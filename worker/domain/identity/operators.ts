@@ -4,7 +4,7 @@ import { operators } from "../../db/schema";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password";
 import { isValidAccount, isValidPassword, normalizeAccount } from "./rules";
 import { newSessionToken, sessionInsert } from "./session";
-import { clearLoginFailures, recordLoginFailure, throttleState } from "./throttle";
+import { failedAttempt, succeededAttempt, takeAttempt } from "./throttle";
 import { isUniqueViolation } from "./users";
 
 export type Operator = typeof operators.$inferSelect;
@@ -36,16 +36,16 @@ export async function loginOperator(
 ): Promise<{ status: "ok"; operator: Operator; token: string } | { status: "failed" } | { status: "throttled"; retry_after_ms: number }> {
   const account = normalizeAccount(input.account);
   const key = `operator:${account}`;
-  const throttle = await throttleState(db, key, now_ms);
-  if (throttle.status === "locked") return { status: "throttled", retry_after_ms: throttle.retry_after_ms };
+  const attempt = await takeAttempt(db, key, now_ms);
+  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
   const operator = await db.query.operators.findFirst({ where: eq(operators.account, account) });
   const valid = operator ? verifyPassword(input.password, operator.password_hash) : verifyAgainstDummy(input.password);
   if (!operator || !valid || operator.enabled !== 1) {
-    await recordLoginFailure(db, key, now_ms);
+    await failedAttempt(db, key, now_ms);
     return { status: "failed" };
   }
   const token = newSessionToken();
-  await db.batch([sessionInsert(db, "operator", operator.id, token, now_ms), clearLoginFailures(db, key)]);
+  await db.batch([sessionInsert(db, "operator", operator.id, token, now_ms), succeededAttempt(db, key)]);
   return { status: "ok", operator, token };
 }
 

@@ -1,41 +1,63 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { login_throttle } from "../../db/schema";
 
 /**
- * Per-account login throttling: after MAX_FAILURES wrong passwords inside WINDOW_MS the
- * account key is locked for LOCK_MS, whether or not the account exists (so the lock does not
- * reveal which accounts are real). A correct password clears the counter.
+ * Per-account password throttling: at most MAX_FAILURES wrong passwords inside WINDOW_MS, then
+ * the account key is locked for LOCK_MS, whether or not the account exists (so the lock does
+ * not reveal which accounts are real). Sign-in and the password confirmations of money actions
+ * share the key, so a stolen session cannot guess the password faster than a stranger.
+ *
+ * An attempt is taken BEFORE the password is hashed (`takeAttempt`), in one statement that
+ * refuses once the window's attempts are used up: parallel guesses cannot all run their hash
+ * before the lock engages. A wrong password keeps its attempt (`failedAttempt`); a right one
+ * clears the count (`succeededAttempt`).
  */
 export const THROTTLE = { max_failures: 5, window_ms: 15 * 60_000, lock_ms: 15 * 60_000 } as const;
 
-export type ThrottleState = { status: "open" } | { status: "locked"; retry_after_ms: number };
+export type Attempt = { status: "taken" } | { status: "locked"; retry_after_ms: number };
 
-export async function throttleState(db: Db, key: string, now_ms: number): Promise<ThrottleState> {
-  const row = await db.query.login_throttle.findFirst({ where: eq(login_throttle.key, key) });
-  if (row && row.locked_until_ms > now_ms) return { status: "locked", retry_after_ms: row.locked_until_ms - now_ms };
-  return { status: "open" };
-}
-
-/** One atomic upsert: concurrent failures are all counted, none lost to a read-then-write. */
-export function recordLoginFailure(db: Db, key: string, now_ms: number) {
-  const { max_failures, window_ms, lock_ms } = THROTTLE;
-  const fresh = sql`${login_throttle.window_started_at_ms} <= ${now_ms - window_ms}`;
-  const next = sql`(CASE WHEN ${fresh} THEN 1 ELSE ${login_throttle.failures} + 1 END)`;
-  return db
-    .insert(login_throttle)
+export async function takeAttempt(db: Db, key: string, now_ms: number): Promise<Attempt> {
+  const { max_failures, window_ms } = THROTTLE;
+  const t = login_throttle;
+  const fresh = sql`${t.window_started_at_ms} <= ${now_ms - window_ms}`;
+  const taken = await db
+    .insert(t)
     .values({ key, failures: 1, window_started_at_ms: now_ms, locked_until_ms: 0 })
     .onConflictDoUpdate({
-      target: login_throttle.key,
+      target: t.key,
+      // SQLite evaluates every SET expression and the WHERE against the old row.
       set: {
-        // SQLite evaluates every SET expression against the old row, so `next` is consistent.
-        failures: next,
-        window_started_at_ms: sql`(CASE WHEN ${fresh} THEN ${now_ms} ELSE ${login_throttle.window_started_at_ms} END)`,
-        locked_until_ms: sql`(CASE WHEN ${next} >= ${max_failures} THEN ${now_ms + lock_ms} ELSE ${login_throttle.locked_until_ms} END)`,
+        failures: sql`(CASE WHEN ${fresh} THEN 1 ELSE ${t.failures} + 1 END)`,
+        window_started_at_ms: sql`(CASE WHEN ${fresh} THEN ${now_ms} ELSE ${t.window_started_at_ms} END)`,
       },
-    });
+      // No row comes back when the key is locked or the window's attempts are all taken.
+      setWhere: sql`${t.locked_until_ms} <= ${now_ms} AND (${fresh} OR ${t.failures} < ${max_failures})`,
+    })
+    .returning({ failures: t.failures });
+  if (taken.length > 0) return { status: "taken" };
+  return { status: "locked", retry_after_ms: await retryAfter(db, key, now_ms) };
 }
 
-export function clearLoginFailures(db: Db, key: string) {
+/** The attempt stays counted; the one that fills the window locks the key for LOCK_MS. */
+export function failedAttempt(db: Db, key: string, now_ms: number) {
+  const t = login_throttle;
+  return db
+    .update(t)
+    .set({ locked_until_ms: now_ms + THROTTLE.lock_ms })
+    .where(and(eq(t.key, key), gte(t.failures, THROTTLE.max_failures), lte(t.locked_until_ms, now_ms)));
+}
+
+/**
+ * A right password clears the count: the owner has shown they know it. (Attempts still in
+ * flight lose their place too; that only happens while the right password is being used.)
+ */
+export function succeededAttempt(db: Db, key: string) {
   return db.delete(login_throttle).where(eq(login_throttle.key, key));
+}
+
+async function retryAfter(db: Db, key: string, now_ms: number): Promise<number> {
+  const row = await db.query.login_throttle.findFirst({ where: eq(login_throttle.key, key) });
+  if (!row) return 1_000; // cleared meanwhile by a right password: worth trying again at once
+  return Math.max(1_000, row.locked_until_ms - now_ms, row.window_started_at_ms + THROTTLE.window_ms - now_ms);
 }

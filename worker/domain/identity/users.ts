@@ -4,7 +4,7 @@ import { invite_codes, users } from "../../db/schema";
 import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password";
 import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, normalizeInviteCode } from "./rules";
 import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
-import { clearLoginFailures, recordLoginFailure, throttleState } from "./throttle";
+import { failedAttempt, succeededAttempt, takeAttempt } from "./throttle";
 import type { LocaleKey } from "../../../locales/languages";
 import { userAccountInserts } from "../ledger/accounts";
 
@@ -74,22 +74,45 @@ export type LoginResult =
   | { status: "failed" }
   | { status: "throttled"; retry_after_ms: number };
 
+/** Sign-in and password confirmations of one account share this throttle key. */
+const throttleKey = (account: string) => `user:${account}`;
+
 export async function loginUser(db: Db, input: { account: string; password: string }, now_ms: number): Promise<LoginResult> {
   const account = normalizeAccount(input.account);
-  const key = `user:${account}`;
-  const throttle = await throttleState(db, key, now_ms);
-  if (throttle.status === "locked") return { status: "throttled", retry_after_ms: throttle.retry_after_ms };
+  const key = throttleKey(account);
+  const attempt = await takeAttempt(db, key, now_ms);
+  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
 
   const user = await db.query.users.findFirst({ where: eq(users.account, account) });
   // Unknown accounts cost one hash too, so timing does not tell which accounts exist.
   const valid = user ? verifyPassword(input.password, user.password_hash) : verifyAgainstDummy(input.password);
   if (!user || !valid) {
-    await recordLoginFailure(db, key, now_ms);
+    await failedAttempt(db, key, now_ms);
     return { status: "failed" };
   }
   const token = newSessionToken();
-  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), clearLoginFailures(db, key)]);
+  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), succeededAttempt(db, key)]);
   return { status: "ok", user, token };
+}
+
+export type PasswordCheck = { status: "ok" } | { status: "failed" } | { status: "throttled"; retry_after_ms: number };
+
+/**
+ * The login password again, for what a stolen session alone must not do: move money out or
+ * choose where it goes. Counted in the same throttle as sign-in, so a session does not buy
+ * more guesses than the sign-in form gives.
+ */
+export async function confirmUserPassword(db: Db, user: Pick<User, "account" | "password_hash">, password: string, now_ms: number): Promise<PasswordCheck> {
+  const key = throttleKey(user.account);
+  const attempt = await takeAttempt(db, key, now_ms);
+  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
+  // A missing password is a wrong one; it needs no hash to say so.
+  if (!password || !verifyPassword(password, user.password_hash)) {
+    await failedAttempt(db, key, now_ms);
+    return { status: "failed" };
+  }
+  await succeededAttempt(db, key);
+  return { status: "ok" };
 }
 
 export const WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS = 24 * 3600_000;

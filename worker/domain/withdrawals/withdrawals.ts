@@ -2,10 +2,11 @@ import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bank_cards, users, wallets, withdrawal_rules, withdrawals } from "../../db/schema";
 import { auditInsert } from "../audit/log";
-import { maskCardNumber } from "../binding/validate";
+import { openCard, sealCard, type CardKeys } from "../binding/card-crypto";
+import { maskCardLast4 } from "../binding/validate";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
-import { postTransfers, type MoneyFailure, type Transfer } from "../ledger/transfer";
+import { postTransfers, type MoneyFailure, type PostResult, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
 import { quoteWithdrawal, type Quote, type WithdrawalRule } from "./fees";
 
@@ -28,63 +29,40 @@ export async function setRule(db: Db, operator_id: number | null, channel: Chann
   else await db.batch([upsert, auditInsert(db, { operator_id, action: "config.withdrawal_rule", target: channel, reason, data: rule }, now_ms)]);
 }
 
-export type RequestWithdrawal = { user_id: number; amount_micro: number; wallet_id: number | null; bank_id: number | null; request_key: string };
+export type RequestWithdrawal = {
+  user_id: number;
+  amount_micro: number;
+  wallet_id: number | null;
+  bank_id: number | null;
+  request_key: string;
+  /** Card keys (binding/card-crypto.ts): a bank withdrawal opens the card and seals its payout details. */
+  card_keys: CardKeys | null;
+};
 
 export type RequestResult =
   | { status: "ok"; withdrawal: Withdrawal; replayed: boolean }
   | { status: "paused"; until_ms: number }
-  | { status: "target_unknown" | "idempotency_conflict" | "fee_exceeds_amount" | "channel_disabled" | "insufficient_funds" }
+  | { status: "target_unknown" | "idempotency_conflict" | "fee_exceeds_amount" | "channel_disabled" | "insufficient_funds" | "card_unavailable" }
   | { status: "below_minimum"; min_amount_micro: number };
 
 /**
  * Requests a withdrawal: the whole amount moves from available to locked_withdrawal in the
  * same batch that records the request, so it is reserved before an operator sees it. The
- * database refuses an overdraft; the client's key refuses a second copy of the request.
+ * database refuses an overdraft; the client's key refuses a second copy of the request; and
+ * the pause after a password change is checked inside the batch too (see `pausedGuardUserId`).
  */
 export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms: number): Promise<RequestResult> {
   const hash = requestHash({ amount_micro: input.amount_micro, wallet_id: input.wallet_id, bank_id: input.bank_id });
   const existing = await findByRequest(db, input.user_id, input.request_key);
   if (existing) return existing.request_hash === hash ? { status: "ok", withdrawal: existing, replayed: true } : { status: "idempotency_conflict" };
 
-  const user = await db.query.users.findFirst({ where: eq(users.id, input.user_id), columns: { withdraw_paused_until_ms: true } });
-  if (user && user.withdraw_paused_until_ms > now_ms) return { status: "paused", until_ms: user.withdraw_paused_until_ms };
-
   const target = await resolveTarget(db, input);
-  if (!target) return { status: "target_unknown" };
+  if (target.status !== "ok") return target;
   const quote = quoteWithdrawal((await getRules(db))[target.channel], input.amount_micro);
   if (quote.status !== "ok") return quote;
 
-  const withdrawal_id = sql`(SELECT id FROM withdrawals WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
-  const r = await postTransfers(
-    db,
-    [
-      {
-        key: `withdrawal:${input.user_id}:${input.request_key}:lock`,
-        debit: userAccount(input.user_id, "available"),
-        credit: userAccount(input.user_id, "locked_withdrawal"),
-        amount_micro: quote.amount_micro,
-        code: "withdrawal_lock",
-        ref_type: "withdrawal",
-        ref_id: sql`CAST(${withdrawal_id} AS TEXT)` as unknown as string,
-      },
-    ],
-    [
-      db.insert(withdrawals).values({
-        user_id: input.user_id,
-        channel: target.channel,
-        destination: target.destination,
-        payout_details: target.payout_details,
-        amount_micro: quote.amount_micro,
-        fee_micro: quote.fee_micro,
-        actual_micro: quote.actual_micro,
-        status: "review",
-        request_key: input.request_key,
-        request_hash: hash,
-        created_at_ms: now_ms,
-      }),
-    ],
-    now_ms,
-  );
+  const r = await postLocked(db, [lockTransfer(input, quote.amount_micro)], [withdrawalInsert(db, input, target, quote, hash, now_ms)], now_ms);
+  if (r.status === "paused") return { status: "paused", until_ms: await pausedUntil(db, input.user_id) };
   if (r.status === "duplicate_request" || r.status === "duplicate") {
     const raced = await findByRequest(db, input.user_id, input.request_key);
     if (raced) return raced.request_hash === hash ? { status: "ok", withdrawal: raced, replayed: true } : { status: "idempotency_conflict" };
@@ -94,17 +72,91 @@ export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms
   return { status: "ok", withdrawal: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
 }
 
-async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<{ channel: Channel; destination: string; payout_details: string } | null> {
-  if ((input.wallet_id === null) === (input.bank_id === null)) return null; // exactly one target
+/** The whole amount, from available to locked_withdrawal, referring to the row inserted alongside. */
+function lockTransfer(input: RequestWithdrawal, amount_micro: number): Transfer {
+  const withdrawal_id = sql`(SELECT id FROM withdrawals WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
+  return {
+    key: `withdrawal:${input.user_id}:${input.request_key}:lock`,
+    debit: userAccount(input.user_id, "available"),
+    credit: userAccount(input.user_id, "locked_withdrawal"),
+    amount_micro,
+    code: "withdrawal_lock",
+    ref_type: "withdrawal",
+    ref_id: sql`CAST(${withdrawal_id} AS TEXT)` as unknown as string,
+  };
+}
+
+/** The request's row: first in its batch, so the pause guard refuses before anything moves. */
+function withdrawalInsert(db: Db, input: RequestWithdrawal, target: Extract<Target, { status: "ok" }>, quote: Extract<Quote, { status: "ok" }>, hash: string, now_ms: number) {
+  return db.insert(withdrawals).values({
+    user_id: pausedGuardUserId(input.user_id, now_ms),
+    channel: target.channel,
+    destination: target.destination,
+    payout_details: target.payout_details,
+    amount_micro: quote.amount_micro,
+    fee_micro: quote.fee_micro,
+    actual_micro: quote.actual_micro,
+    status: "review",
+    request_key: input.request_key,
+    request_hash: hash,
+    created_at_ms: now_ms,
+  });
+}
+
+/**
+ * The user id, only while withdrawals are not paused; NULL otherwise, which fails the
+ * withdrawal's NOT NULL first in its batch and so rolls back the lock with it. Read in the
+ * batch itself: a password change that lands between a read and the write cannot slip by.
+ */
+function pausedGuardUserId(user_id: number, now_ms: number): number {
+  return sql`(SELECT id FROM users WHERE id = ${user_id} AND withdraw_paused_until_ms <= ${now_ms})` as unknown as number;
+}
+
+const PAUSED_REFUSAL = "NOT NULL constraint failed: withdrawals.user_id";
+
+/** postTransfers, with the pause guard's refusal named as well. */
+async function postLocked(...args: Parameters<typeof postTransfers>): Promise<PostResult | { status: "paused" }> {
+  try {
+    return await postTransfers(...args);
+  } catch (err) {
+    for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+      if (String((e as { message?: unknown }).message ?? "").includes(PAUSED_REFUSAL)) return { status: "paused" };
+    }
+    throw err;
+  }
+}
+
+async function pausedUntil(db: Db, user_id: number): Promise<number> {
+  const user = await db.query.users.findFirst({ where: eq(users.id, user_id), columns: { withdraw_paused_until_ms: true } });
+  return user?.withdraw_paused_until_ms ?? 0;
+}
+
+type Target = { status: "ok"; channel: Channel; destination: string; payout_details: string } | { status: "target_unknown" | "card_unavailable" };
+
+async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<Target> {
+  if ((input.wallet_id === null) === (input.bank_id === null)) return { status: "target_unknown" }; // exactly one target
   if (input.wallet_id !== null) {
     const w = await db.query.wallets.findFirst({ where: and(eq(wallets.id, input.wallet_id), eq(wallets.user_id, input.user_id), isNull(wallets.deleted_at_ms)) });
-    if (!w || w.chain !== "TRC20") return null;
+    if (!w || w.chain !== "TRC20") return { status: "target_unknown" };
     const destination = `${w.currency} · ${w.chain} · ${w.address}`;
-    return { channel: "trc20", destination, payout_details: destination };
+    return { status: "ok", channel: "trc20", destination, payout_details: destination };
   }
   const b = await db.query.bank_cards.findFirst({ where: and(eq(bank_cards.id, input.bank_id!), eq(bank_cards.user_id, input.user_id), isNull(bank_cards.deleted_at_ms)) });
-  // Users see the card masked; the operator who pays needs the whole number.
-  return b ? { channel: "bank", destination: `${b.bank} · ${b.name} · ${maskCardNumber(b.card_number)}`, payout_details: `${b.bank} · ${b.name} · ${b.card_number}` } : null;
+  if (!b) return { status: "target_unknown" };
+  // Users see the card masked; the operator who pays needs the whole number, sealed at rest.
+  const number = await openCard(input.card_keys, b.card_number);
+  if (number.status !== "ok" || !input.card_keys) return { status: "card_unavailable" };
+  const payout_details = await sealCard(input.card_keys, `${b.bank} · ${b.name} · ${number.text}`);
+  return { status: "ok", channel: "bank", destination: `${b.bank} · ${b.name} · ${maskCardLast4(b.card_last4)}`, payout_details };
+}
+
+/**
+ * What the operator who pays reads: the full payout details, opened (rows from before
+ * encryption are plain). Null when they cannot be opened: no key here, or altered at rest.
+ */
+export async function payoutDetailsFor(keys: CardKeys | null, w: Pick<Withdrawal, "payout_details">): Promise<string | null> {
+  const opened = await openCard(keys, w.payout_details);
+  return opened.status === "ok" ? opened.text : null;
 }
 
 function findByRequest(db: Db, user_id: number, request_key: string) {

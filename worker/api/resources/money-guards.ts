@@ -1,0 +1,38 @@
+/** Checks shared by the routes that move money out or choose where it goes. */
+import type { Context } from "hono";
+import { z } from "zod";
+import { cardKeysFor, type CardKeys } from "../../domain/binding/card-crypto";
+import { confirmUserPassword } from "../../domain/identity/users";
+import { moneyMovementOpen } from "../../mode";
+import { ApiError } from "../envelope";
+import type { AppEnv } from "../types";
+
+/**
+ * The login password, as typed: never trimmed. Missing, not a string or longer than any valid
+ * password reads as "" (a wrong password), so nothing huge is ever hashed.
+ */
+export const confirmPassword = z.unknown().optional().transform((v) => (typeof v === "string" && v.length <= 128 ? v : ""));
+
+/**
+ * A stolen session alone must not move money out: the login password again, counted in the
+ * account's sign-in throttle (429 once locked, like sign-in).
+ */
+export async function requirePassword(c: Context<AppEnv>, password: string): Promise<void> {
+  const r = await confirmUserPassword(c.get("db"), c.get("user"), password, Date.now());
+  if (r.status === "throttled") {
+    const minutes = Math.max(1, Math.ceil(r.retry_after_ms / 60_000));
+    throw new ApiError("errors.login_throttled", 429, { minutes }, { retry_after_ms: r.retry_after_ms });
+  }
+  if (r.status === "failed") throw new ApiError("errors.password_wrong");
+}
+
+/** A demo deployment (worker/mode.ts) takes no deposits and pays nothing out. */
+export function requireMoneyMovementOpen(c: Context<AppEnv>): void {
+  if (!moneyMovementOpen(c.env)) throw new ApiError("errors.demo_money_closed", 403);
+}
+
+/** The card keys, or null where none is configured (production without CARD_KEY). */
+export async function cardKeysOrNull(c: Context<AppEnv>): Promise<CardKeys | null> {
+  const r = await cardKeysFor(c.env);
+  return r.status === "ok" ? r.keys : null;
+}
