@@ -7,6 +7,7 @@ describe("operator credentials", () => {
     expect(OPERATOR_PASSWORD_MIN).toBe(12);
     expect(checkOperatorCredentials("ops1", "abcdefghij1")).toEqual({ status: "password_too_short" }); // 11
     expect(checkOperatorCredentials("ops1", "abcdefghijk1")).toEqual({ status: "ok", account: "ops1" }); // 12
+    expect(checkOperatorCredentials("ops1", "short-1")).toEqual({ status: "password_too_short" }); // also under the user minimum
   });
 
   it("keeps the user rule: a letter and a digit, at most 64 characters", () => {

@@ -21,8 +21,8 @@ export type OperatorCredentialsProblem = "account_invalid" | "password_invalid" 
 export function checkOperatorCredentials(account: string, password: string): { status: "ok"; account: string } | { status: OperatorCredentialsProblem } {
   const normalized = normalizeAccount(account);
   if (!isValidAccount(normalized)) return { status: "account_invalid" };
-  if (!isValidPassword(password)) return { status: "password_invalid" };
   if (password.length < OPERATOR_PASSWORD_MIN) return { status: "password_too_short" };
+  if (!isValidPassword(password)) return { status: "password_invalid" };
   return { status: "ok", account: normalized };
 }
 
