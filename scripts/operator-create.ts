@@ -1,42 +1,113 @@
 /**
- * `npm run operator:create -- <account> <password> [--persist-to DIR]` creates a console
- * operator in the local D1, through the domain code.
+ * `npm run operator:create -- <account> [--persist-to DIR] [--print-sql]` creates a console
+ * operator in the local D1, through the domain code. The password is read from standard input
+ * (typed without echo at a terminal, else the first line), never from the command line, where
+ * shell history and the process list would keep it.
  * `--print-sql` instead prints the INSERT (with the argon2id hash) for a deployed database:
- *   npx wrangler d1 execute DB --remote --command "$(npm run -s operator:create -- ops1 'pw…' --print-sql)"
+ *   npx wrangler d1 execute DB --remote --command "$(npm run -s operator:create -- ops1 --print-sql)"
  */
+import { createInterface } from "node:readline";
 import { getPlatformProxy } from "wrangler";
 import { getDb } from "../worker/db/client";
-import { createOperator } from "../worker/domain/identity/operators";
+import { checkOperatorCredentials, createOperator, OPERATOR_PASSWORD_MIN } from "../worker/domain/identity/operators";
 import { hashPassword } from "../worker/domain/identity/password";
-import { isValidAccount, isValidPassword, normalizeAccount } from "../worker/domain/identity/rules";
 import type { Env } from "../worker/env";
 import { PLATFORM_CONFIG } from "./lib";
+
+const USAGE = "usage: npm run operator:create -- <account> [--persist-to DIR] [--print-sql]   (the password comes from standard input)";
+
+const PROBLEMS: Record<string, string> = {
+  account_invalid: "the account needs 4-20 letters, digits or underscores, starting with a letter",
+  password_invalid: "the password needs a letter and a digit, at most 64 characters",
+  password_too_short: `an operator password needs at least ${OPERATOR_PASSWORD_MIN} characters`,
+  account_taken: "this account already exists",
+};
+
+/** The first line of a piped standard input, or "" if it is empty. */
+function firstLine(): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, terminal: false });
+    let line: string | null = null;
+    rl.once("line", (l) => {
+      line = l;
+      rl.close();
+    });
+    rl.once("close", () => resolve(line ?? ""));
+  });
+}
+
+/** Reads a password typed at the terminal without echoing it (the prompt goes to stderr, so `$(...)` captures only the SQL). */
+function typedPassword(prompt: string): Promise<string> {
+  return new Promise((resolve) => {
+    const stdin = process.stdin;
+    process.stderr.write(prompt);
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding("utf8");
+    let typed = "";
+    const done = (value: string | null) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off("data", onData);
+      process.stderr.write("\n");
+      if (value === null) process.exit(130);
+      resolve(value);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === "\r" || ch === "\n") return done(typed);
+        if (ch === "\u0003" || ch === "\u0004") return done(null); // Ctrl-C, Ctrl-D
+        if (ch === "\u007f" || ch === "\b") typed = [...typed].slice(0, -1).join("");
+        else if (ch >= " ") typed += ch;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
+
+async function readPassword(): Promise<string> {
+  if (!process.stdin.isTTY) return firstLine();
+  const password = await typedPassword("Password: ");
+  if ((await typedPassword("Password again: ")) !== password) {
+    console.error("operator not created: the two passwords differ");
+    process.exit(1);
+  }
+  return password;
+}
 
 const args = process.argv.slice(2);
 const i = args.indexOf("--persist-to");
 const persistTo = i >= 0 ? args.splice(i, 2)[1] : ".wrangler/state";
 const printSql = args.includes("--print-sql");
-const [account, password] = args.filter((a) => !a.startsWith("--"));
-if (!account || !password) {
-  console.error("usage: npm run operator:create -- <account> <password> [--persist-to DIR] [--print-sql]");
+const positional = args.filter((a) => !a.startsWith("--"));
+if (positional.length !== 1) {
+  console.error(positional.length > 1 ? `${USAGE}\nThe password is not taken from the command line: pipe it or type it at the prompt.` : USAGE);
   process.exit(2);
+}
+const account = positional[0];
+const password = await readPassword();
+if (!password) {
+  console.error("operator not created: no password on standard input");
+  process.exit(1);
+}
+
+const checked = checkOperatorCredentials(account, password);
+if (checked.status !== "ok") {
+  console.error(`operator not created: ${PROBLEMS[checked.status]}`);
+  process.exit(1);
 }
 
 if (printSql) {
-  if (!isValidAccount(normalizeAccount(account)) || !isValidPassword(password)) {
-    console.error("operator not created: account or password does not meet the rules");
-    process.exit(1);
-  }
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   console.log(
-    `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(normalizeAccount(account))}, ${q(hashPassword(password))}, 1, ${Date.now()});`,
+    `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(checked.account)}, ${q(hashPassword(password))}, 1, ${Date.now()});`,
   );
 } else {
   const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
   try {
     const r = await createOperator(getDb(env.DB), { account, password }, Date.now());
     if (r.status !== "ok") {
-      console.error(`operator not created: ${r.status.replace(/_/g, " ")}`);
+      console.error(`operator not created: ${PROBLEMS[r.status]}`);
       process.exitCode = 1;
     } else console.log(`operator ${r.operator.account} created (id ${r.operator.id})`);
   } finally {

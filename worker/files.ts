@@ -1,12 +1,13 @@
 import { getDb } from "./db/client";
-import { resolveSession } from "./domain/identity/session";
+import { resolveSession, resolveSessionWith } from "./domain/identity/session";
 import { findUpload } from "./domain/uploads/store";
 import type { Env } from "./env";
 import { tokenFromCookie } from "./session-cookie";
 
 /**
  * `/files/<id>`: an uploaded image, only for its owner (user session cookie) or an operator
- * (operator cookie). Everyone else gets the same 404, so ids cannot be probed. Served with the
+ * (operator cookie, while the operator is enabled: a disabled operator keeps no access, as in
+ * the console). Everyone else gets the same 404, so ids cannot be probed. Served with the
  * type we sniffed, `nosniff` and a sandboxing CSP, so the bytes can never run as a page.
  */
 export async function serveFile(request: Request, env: Env): Promise<Response> {
@@ -16,9 +17,10 @@ export async function serveFile(request: Request, env: Env): Promise<Response> {
   if (!upload) return notFound();
   const now_ms = Date.now();
   const cookie = request.headers.get("cookie");
-  const operator = await resolveSession(db, "operator", await tokenFromCookie(cookie, "operator"), now_ms);
-  const user = operator.status === "ok" ? null : await resolveSession(db, "user", await tokenFromCookie(cookie, "user"), now_ms);
-  const allowed = operator.status === "ok" || (user?.status === "ok" && user.subject_id === upload.user_id);
+  const operator = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), now_ms);
+  const isOperator = operator.status === "ok" && operator.subject?.enabled === 1;
+  const user = isOperator ? null : await resolveSession(db, "user", await tokenFromCookie(cookie, "user"), now_ms);
+  const allowed = isOperator || (user?.status === "ok" && user.subject_id === upload.user_id);
   if (!allowed) return notFound();
   const object = await env.UPLOADS.get(upload.r2_key);
   if (!object) return notFound();

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { createApi } from "../../worker/api/app";
 import { getDb } from "../../worker/db/client";
+import { withInvocationDb } from "../../worker/db/limits";
 import type { Env } from "../../worker/env";
 import { seedDemo } from "../../scripts/seed-demo";
 
@@ -10,7 +11,11 @@ const app = createApi();
 
 export type Answer<T = any> = { status: number; code: number; msg: string; data: T; headers: Headers };
 
-/** Calls the Hono app as a client would (JSON body unless a string or FormData is given). */
+/**
+ * Calls the Hono app as a client would (JSON body unless a string or FormData is given). Each
+ * call is one invocation, as in production: it gets its own counted D1 view, so a request
+ * that would pass production's D1 limits only locally fails here.
+ */
 export async function call<T = any>(
   path: string,
   body?: Record<string, unknown> | string | FormData | Uint8Array,
@@ -24,7 +29,7 @@ export async function call<T = any>(
     headers.set("content-type", headers.get("content-type") ?? "application/json");
     payload = JSON.stringify(body);
   }
-  const res = await app.request(path, { method: opts.method ?? "POST", headers, body: payload }, testEnv);
+  const res = await app.request(path, { method: opts.method ?? "POST", headers, body: payload }, withInvocationDb(testEnv));
   const json = (await res.json()) as { code: number; msg: string; data: T };
   return { status: res.status, ...json, headers: res.headers };
 }

@@ -256,8 +256,8 @@ describe("adjustments need two different operators", () => {
     const u = await mk();
     const op1 = await operatorToken();
     const { createOperator } = await import("../../../worker/domain/identity/operators");
-    await createOperator(db, { account: "second_op", password: "Second12345" }, Date.now()).catch(() => null);
-    const op2 = await operatorToken("second_op", "Second12345");
+    await createOperator(db, { account: "second_op", password: "Second-op-12345" }, Date.now()).catch(() => null);
+    const op2 = await operatorToken("second_op", "Second-op-12345");
     const p = await call("/api/admin/adjustments/new", { user_id: u.id, direction: "credit", amount: "12.5", reason: "Goodwill for outage #12" }, { token: op1 });
     expect(p.code).toBe(1);
     expect(await balance(u.token)).toEqual({ available: 0, locked: 0 });

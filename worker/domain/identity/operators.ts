@@ -9,14 +9,31 @@ import { isUniqueViolation } from "./users";
 
 export type Operator = typeof operators.$inferSelect;
 
+/**
+ * Operators act on other people's money, so their passwords are longer than users' (at least
+ * 12 characters, on top of the user rule: a letter and a digit, at most 64).
+ */
+export const OPERATOR_PASSWORD_MIN = 12;
+
+export type OperatorCredentialsProblem = "account_invalid" | "password_invalid" | "password_too_short";
+
+/** The rules every path that creates an operator checks (the domain, the SQL printer). */
+export function checkOperatorCredentials(account: string, password: string): { status: "ok"; account: string } | { status: OperatorCredentialsProblem } {
+  const normalized = normalizeAccount(account);
+  if (!isValidAccount(normalized)) return { status: "account_invalid" };
+  if (password.length < OPERATOR_PASSWORD_MIN) return { status: "password_too_short" };
+  if (!isValidPassword(password)) return { status: "password_invalid" };
+  return { status: "ok", account: normalized };
+}
+
 export async function createOperator(
   db: Db,
   input: { account: string; password: string },
   now_ms: number,
-): Promise<{ status: "ok"; operator: Operator } | { status: "account_invalid" | "password_invalid" | "account_taken" }> {
-  const account = normalizeAccount(input.account);
-  if (!isValidAccount(account)) return { status: "account_invalid" };
-  if (!isValidPassword(input.password)) return { status: "password_invalid" };
+): Promise<{ status: "ok"; operator: Operator } | { status: OperatorCredentialsProblem | "account_taken" }> {
+  const checked = checkOperatorCredentials(input.account, input.password);
+  if (checked.status !== "ok") return checked;
+  const account = checked.account;
   try {
     const [operator] = await db
       .insert(operators)

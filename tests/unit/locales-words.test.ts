@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { RESOURCES, type Messages } from "../../locales";
+import { LANGUAGES } from "../../locales/languages";
+import { REASON_CODES } from "../../worker/domain/ledger/reasons";
+
+const root = join(__dirname, "../..");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((f) => f.isFile() && /\.tsx?$/.test(f.name))
+    .map((f) => join(f.parentPath, f.name));
+}
+
+/** The string at a dotted path, or undefined. */
+function lookup(messages: Messages, path: string): unknown {
+  return path.split(".").reduce<unknown>((node, k) => (node && typeof node === "object" ? (node as Messages)[k] : undefined), messages);
+}
+
+describe("ledger reasons have words in every language", () => {
+  for (const l of LANGUAGES) {
+    it(`${l.key}: a statement label for each of the ${REASON_CODES.length} reason codes`, () => {
+      const missing = REASON_CODES.filter((code) => typeof lookup(RESOURCES[l.key].wallet, `record.code.${code}`) !== "string");
+      expect(missing, `${l.key}/wallet.json record.code lacks`).toEqual([]);
+    });
+  }
+
+  it("every reason written as a string in money code is a known reason", () => {
+    // Files that build transfers; a reason code there that REASON_CODES lacks would show raw.
+    const reasonLike = /["'](deposit|demo_grant|(?:trade|withdrawal|adjustment)_[a-z_]+)["']/g;
+    const unknown: string[] = [];
+    for (const file of [...sourceFiles("worker"), ...sourceFiles("durable-objects"), ...sourceFiles("scripts")]) {
+      const text = readFileSync(file, "utf8");
+      if (!/ledger\/transfer["']/.test(text)) continue;
+      for (const [, code] of text.matchAll(reasonLike)) {
+        if (!(REASON_CODES as readonly string[]).includes(code)) unknown.push(`${relative(root, file)}: ${code}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+  });
+});
+
+describe("every error the Worker names exists in every language", () => {
+  // Literal keys only ("errors.x", 'errors.x', `errors.x`); keys built from a status are
+  // covered by the API tests of each resource.
+  const keys = new Set<string>();
+  for (const file of sourceFiles("worker")) {
+    for (const [, key] of readFileSync(file, "utf8").matchAll(/["'`]errors\.([A-Za-z0-9_.]+)["'`]/g)) keys.add(key);
+  }
+
+  it("finds the keys it checks", () => {
+    expect(keys.size).toBeGreaterThan(40);
+    expect(keys).toContain("unauthorized");
+  });
+
+  for (const l of LANGUAGES) {
+    it(`${l.key}/errors.json has every key`, () => {
+      const missing = [...keys].filter((key) => typeof lookup(RESOURCES[l.key].errors, key) !== "string").sort();
+      expect(missing).toEqual([]);
+    });
+  }
+});
