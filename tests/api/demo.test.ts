@@ -38,19 +38,23 @@ describe("demo deployment", () => {
     const account = uniqueAccount("demo");
     const r = await callAs(demoEnv, "/api/user/register", { account, password: "secret123", password_confirm: "secret123", invite_code: "WELCOME" });
     expect(r.code).toBe(1);
-    expect(r.data.userinfo.available_micro).toBe(DEMO_GRANT_MICRO);
+    expect(r.data.userinfo.balance_micro).toBe(DEMO_GRANT_MICRO);
     const local = await callAs(testEnv, "/api/user/register", { account: uniqueAccount("loc"), password: "secret123", password_confirm: "secret123", invite_code: "WELCOME" });
-    expect(local.data.userinfo.available_micro).toBe(0);
+    expect(local.data.userinfo.balance_micro).toBe(0);
     expect((await checkLedger(db)).ok).toBe(true);
   });
 
   it("every page says Demo; a local or live deployment does not", async () => {
     await seed();
-    for (const path of ["/", "/pages/money/index", "/pages/user/login", "/admin/login"]) {
-      const demo = await (await pageAs(demoEnv, path)).text();
-      expect(demo, path).toContain('data-testid="demo-banner"');
+    for (const path of ["/pages/user/login", "/pages/user/login2", "/pages/user/register", "/admin/login"]) {
+      const res = await pageAs(demoEnv, path);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).toContain('data-testid="demo-banner"');
     }
-    expect(await (await pageAs(testEnv, "/")).text()).not.toContain('data-testid="demo-banner"');
-    expect(await (await pageAs(liveEnv, "/")).text()).not.toContain('data-testid="demo-banner"');
+    for (const env of [testEnv, liveEnv]) {
+      const res = await pageAs(env, "/pages/user/login");
+      expect(res.status).toBe(200);
+      expect(await res.text()).not.toContain('data-testid="demo-banner"');
+    }
   });
 });

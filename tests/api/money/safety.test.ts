@@ -123,7 +123,7 @@ describe("bank card numbers at rest", () => {
 
   it("production without CARD_KEY refuses to bind a card rather than store it in the clear", async () => {
     const u = await newUser();
-    const production = { ...testEnv, APP_ENV: "production", PRICE_FEED: "binance", PRICE_FEED_URL: "wss://example.invalid" } as Env;
+    const production = { ...testEnv, APP_ENV: "production", PRICE_FEED: "binance", PRICE_FEED_URL: "wss://stream.binance.com:9443" } as Env;
     const r = await callAs(production, "/api/user/add_bank", { name: "Ann Lee", bank: "Demo Bank", card_number: CARD, password: PASSWORD }, u.token);
     expect(r.status).toBe(503);
     expect(r.data.error).toBe("card_unavailable");
