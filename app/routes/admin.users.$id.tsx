@@ -9,6 +9,7 @@ import { useUi } from "../components/ui";
 import { adminApi, adminApiOrLogin } from "../lib/admin.server";
 import { formatDateTime } from "../lib/format";
 import type { StatementLine } from "../lib/money";
+import { useLedgerWords } from "../components/money/ledger-words";
 export { clientAction } from "../lib/client-action";
 export { shouldRevalidate } from "../lib/revalidate";
 
@@ -54,6 +55,7 @@ export default function AdminUser() {
   const { t, i18n } = useTranslation("admin");
   const { user, balances, items, total, page_no, pending } = useLoaderData<typeof loader>();
   const lng = i18n.language;
+  const words = useLedgerWords();
   const label = (prefix: string, key: string) => (i18n.exists(`admin:${prefix}.${key}`) ? t(`${prefix}.${key}`) : key);
   const cards = [
     ["available", balances.available],
@@ -128,7 +130,7 @@ export default function AdminUser() {
                 <tr key={`${l.id}:${l.account}`} data-testid="statement-row" data-transfer={l.id} className={i > 0 && items[i - 1].id === l.id ? "same-transfer" : undefined}>
                   <td className="nowrap">{formatDateTime(l.created_at, lng)}</td>
                   <td title={`${l.code} · ${l.ref_type} ${l.ref_id}`}>
-                    {label("code", l.code)}
+                    {words.code(l.code)}
                     <div className="muted">
                       {l.ref_type} {l.ref_id ? `#${l.ref_id}` : ""} · {t("users.transfer_n", { id: l.id })}
                     </div>
