@@ -21,6 +21,8 @@ export const DEMO = {
   invite_code: "WELCOME",
   user: { account: "demo", password: "demo12345" },
   operator: { account: "operator", password: "operator12345" },
+  /** A second operator, so the demo can show four eyes (large deposits, adjustments). */
+  operator2: { account: "auditor", password: "auditor12345" },
 } as const;
 
 /** A small PNG standing in for the demo deposit's transfer screenshot. */
@@ -37,10 +39,11 @@ export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): P
     if (r.status !== "ok") throw new Error(`seed: demo user: ${r.status}`);
     done.push("user demo");
   }
-  if (!(await db.query.operators.findFirst({ where: eq(operators.account, DEMO.operator.account) }))) {
-    const r = await createOperator(db, DEMO.operator, now_ms);
-    if (r.status !== "ok") throw new Error(`seed: operator: ${r.status}`);
-    done.push("operator");
+  for (const operator of [DEMO.operator, DEMO.operator2]) {
+    if (await db.query.operators.findFirst({ where: eq(operators.account, operator.account) })) continue;
+    const r = await createOperator(db, operator, now_ms);
+    if (r.status !== "ok") throw new Error(`seed: operator ${operator.account}: ${r.status}`);
+    done.push(`operator ${operator.account}`);
   }
   await seedContacts(db, { wechat: "proofline_support", mobile: "+1 555 0100", email: "support@proofline.example", hours: "09:00–21:00 UTC" }, now_ms);
   if ((await db.select({ id: slides.id }).from(slides).limit(1)).length === 0) {
