@@ -43,6 +43,7 @@ export async function prepare(persistTo: string, opts: { build?: boolean } = {})
   await run(bin("tsx"), ["scripts/seed.ts", "--persist-to", persistTo]);
 }
 
+/** The local server: production's D1 limits held (docs/decisions/043), simulated prices. */
 export function wranglerDev(port: string, persistTo: string, extra: string[] = []) {
-  return serve(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistTo, "--var", "APP_ENV:local", ...extra]);
+  return serve(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", persistTo, "--var", "APP_ENV:local", "--var", "D1_LIMITS:enforce", ...extra]);
 }
