@@ -1,8 +1,12 @@
 /** Remix classic compiler. The Worker (worker/index.ts, bundled by wrangler) imports the
- * server build; Remix's esbuild must not bundle the Durable Objects (see TOOLCHAIN.md). */
+ * server build; Remix's esbuild must not bundle the Durable Objects. */
+import { appRoutes } from "./app/routes.js";
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
-  ignoredRouteFiles: ["**/.*", "**/*.test.*"],
+  // Every URL is listed in app/routes.js; no file under app/routes becomes a route by its name.
+  ignoredRouteFiles: ["**/*"],
+  routes: appRoutes,
   serverBuildPath: "build/server/index.js",
   assetsBuildDirectory: "public/build",
   publicPath: "/build/",

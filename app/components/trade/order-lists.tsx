@@ -8,7 +8,7 @@ import { AppLink, Empty } from "../nav";
 import { DirectionTag, Signed, StatusPill, useLocalTime } from "./bits";
 import { formatCountdown, formatPrice, standing } from "./format";
 import type { Order } from "./types";
-import { useNow, useServerOffset } from "./use-now";
+import { useNow, useServerOffset } from "../../lib/use-now";
 
 /** How long after delivery the list asks again, then backing off while an order stays open. */
 const FIRST_REFETCH_MS = 1500;

@@ -9,10 +9,10 @@ import type { PageEnvelope } from "../../lib/use-envelope";
 import { announceChange } from "../../lib/use-user-channel";
 import { useUi } from "../ui";
 import { formatBp, formatClock, formatCountdown } from "./format";
-import { previewOrder } from "./preview";
+import { previewOrder } from "../../lib/order-preview";
 import { ChangePill, LivePrice } from "./quote-block";
 import type { Direction, Order, Product } from "./types";
-import { useNow } from "./use-now";
+import { useNow } from "../../lib/use-now";
 
 export type PlacedOrder = { id: number; server_time: number; order: Order };
 type OrderAnswer = PageEnvelope<PlacedOrder | { error?: string; price?: string; min?: string; max?: string }>;

@@ -1,0 +1,76 @@
+/**
+ * Every page URL and the module that serves it, in one list (remix.config.js `routes`; Remix's
+ * file-name convention is off). URLs are the app's established paths and never change; module
+ * files are named by what the page does, so "bank cards" is `routes/me/bank-cards.tsx` even
+ * though its URL is `/pages/me/sub/kabaw`. To add a page: create the module, add one line here.
+ *
+ * Plain JavaScript because Node loads remix.config.js (and this file) without a TypeScript step.
+ */
+
+/** @param {import("@remix-run/dev/dist/config/routes").DefineRouteFunction} route */
+function userPages(route) {
+  // Wallet home (tab 0): balance summary, banners, quick entries, contacts.
+  route(undefined, "routes/home/wallet-home.tsx", { index: true }); // /
+  route("pages/index/index", "routes/home/wallet-home-alias.tsx"); // /pages/index/index: the same home under its old path
+
+  // Sign-in (open without a session: app/lib/guard.ts).
+  route("pages/user/login", "routes/auth/login.tsx"); // account login, returns to ?path=
+  route("pages/user/login2", "routes/auth/login-alias.tsx"); // the second login path: the same account login
+  route("pages/user/register", "routes/auth/register.tsx"); // registration with an invitation code
+
+  // Trade (tab 1) and markets (tab 2).
+  route("pages/money/index", "routes/trade/trade.tsx"); // trade tab: product, chart, order sheet, open and settled orders
+  route("pages/money/order", "routes/trade/order-detail.tsx"); // one order and the ticks that settled it (?id=)
+  route("pages/invest/index", "routes/markets/markets.tsx"); // markets tab: every product's latest price, live
+  route("pages/invest/product", "routes/markets/product.tsx"); // one market: quote, candles, Buy up / Buy down (?id=)
+
+  // Me (tab 3): account, settings.
+  route("pages/me/index", "routes/me/account.tsx"); // me tab: who you are, invitation code, links to every setting
+  route("pages/me/sub/setting", "routes/me/settings.tsx"); // language and logout
+  route("pages/me/sub/modify-pwd", "routes/me/change-password.tsx"); // change the login password
+  route("pages/me/sub/about", "routes/me/about.tsx"); // about the platform, app version
+
+  // Me: money in and out.
+  route("pages/me/sub/stored", "routes/me/recharge-crypto.tsx"); // crypto recharge: own deposit address, report with proof
+  route("pages/me/sub/stored2", "routes/me/recharge-bank.tsx"); // bank transfer recharge: platform account, report with receipt
+  route("pages/me/sub/recharge-record", "routes/me/recharge-records.tsx"); // the user's recharges and their review state
+  route("pages/me/sub/draw-money", "routes/me/withdraw.tsx"); // withdraw to a bound address or bank card, fee shown live
+  route("pages/me/sub/draw-record", "routes/me/withdrawal-records.tsx"); // the user's withdrawals and where each stands
+  route("pages/me/sub/record", "routes/me/statement.tsx"); // ledger statement: every line on the user's accounts
+  route("pages/me/sub/trade-detail", "routes/me/statement-detail.tsx"); // one ledger transfer from the statement (?id=)
+
+  // Me: where withdrawals go.
+  route("pages/me/sub/kabaw", "routes/me/bank-cards.tsx"); // bound bank cards (masked)
+  route("pages/me/sub/add-kabaw", "routes/me/bank-card-add.tsx"); // bind a bank card
+  route("pages/me/sub/wallet", "routes/me/wallet-addresses.tsx"); // bound USDT (TRC20) withdrawal addresses
+  route("pages/me/sub/add-wallet", "routes/me/wallet-address-add.tsx"); // bind a withdrawal address
+}
+
+/** @param {import("@remix-run/dev/dist/config/routes").DefineRouteFunction} route */
+function consolePages(route) {
+  route("admin/login", "routes/admin/login.tsx"); // /admin/login: operator sign-in, outside the console layout
+  // /admin: the console layout and its operator guard. Its id stays "routes/admin" because
+  // app/components/admin/money.tsx reads the operator with useRouteLoaderData("routes/admin").
+  route("admin", "routes/admin/layout.tsx", { id: "routes/admin" }, () => {
+    route(undefined, "routes/admin/overview.tsx", { index: true }); // /admin: user and session counts
+    route("users", "routes/admin/users.tsx", { index: true }); // /admin/users: find a user
+    route("users/:id", "routes/admin/user-detail.tsx"); // /admin/users/:id: balances, statement, adjustment proposal
+    route("deposits", "routes/admin/deposits.tsx"); // /admin/deposits: verify deposits (four eyes for large ones)
+    route("withdrawals", "routes/admin/withdrawals.tsx"); // /admin/withdrawals: the payout queue
+    route("adjustments", "routes/admin/adjustments.tsx"); // /admin/adjustments: balance corrections, four eyes
+    route("ledger", "routes/admin/ledger-check.tsx"); // /admin/ledger: recompute every balance from the transfers
+    route("money", "routes/admin/money-settings.tsx"); // /admin/money: deposit channels, platform bank account, withdrawal fees
+    route("products", "routes/admin.products.tsx"); // /admin/products: markets, durations, rates, limits
+    route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
+    route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log
+  });
+}
+
+/** @param {import("@remix-run/dev/dist/config/routes").DefineRoutesFunction} defineRoutes */
+export function appRoutes(defineRoutes) {
+  return defineRoutes((route) => {
+    userPages(route);
+    consolePages(route);
+    route("locales/:lng", "routes/resources/locale-words.ts"); // /locales/:lng: one language's words for the browser (JSON)
+  });
+}

@@ -1,0 +1,122 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { TableWrap, usdtExact } from "../../components/admin/money";
+import { adminApiOrLogin } from "../../lib/admin.server";
+import { formatDateTime } from "../../lib/format";
+export { shouldRevalidate } from "../../lib/revalidate";
+
+type Report = {
+  ok: boolean;
+  accounts: number;
+  transfers: number;
+  debits_micro: number;
+  credits_micro: number;
+  balance_sum_micro: number;
+  debits: string;
+  credits: string;
+  balance_sum: string;
+  drift: { account_key: string; cached_balance_micro: number; ledger_balance_micro: number }[];
+  negative_user_accounts: string[];
+  unsafe_amounts: number;
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const res = await adminApiOrLogin<Report>(context, request, "/api/admin/ledger/check");
+  return { report: res.code === 1 ? res.data : null, error: res.code === 1 ? "" : res.msg, checked_at: Date.now() };
+}
+
+/** Recomputes every balance from the transfers: the books balance when this says OK. */
+export default function AdminLedger() {
+  const { t, i18n } = useTranslation("admin");
+  const { report: r, error, checked_at } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const lng = i18n.language;
+  const running = revalidator.state !== "idle";
+  return (
+    <section>
+      <div className="page-head">
+        <h1>{t("ledger.title")}</h1>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => revalidator.revalidate()} disabled={running} data-testid="ledger-run">
+          {running ? t("ledger.running") : t("ledger.run")}
+        </button>
+      </div>
+      <p className="muted">{t("ledger.note")}</p>
+      {!r ? (
+        <p className="notice notice-bad">{error}</p>
+      ) : (
+        <>
+          <div className={r.ok ? "ledger-banner ok" : "ledger-banner bad"} role="status">
+            <strong data-testid="ledger-status">{r.ok ? "OK" : "MISMATCH"}</strong>
+            <span>{r.ok ? t("ledger.ok_text") : t("ledger.bad_text")}</span>
+            <span className="muted">{t("ledger.checked_at", { time: formatDateTime(checked_at, lng) })}</span>
+          </div>
+          <div className="stats">
+            <Stat label={t("ledger.accounts")} value={r.accounts.toLocaleString(lng)} />
+            <Stat label={t("ledger.transfers")} value={r.transfers.toLocaleString(lng)} />
+            <Stat label={t("ledger.debits")} value={usdtExact(r.debits_micro, lng)} bad={r.debits_micro !== r.credits_micro} />
+            <Stat label={t("ledger.credits")} value={usdtExact(r.credits_micro, lng)} bad={r.debits_micro !== r.credits_micro} />
+            <Stat label={t("ledger.balance_sum")} value={usdtExact(r.balance_sum_micro, lng)} note={t("ledger.balance_sum_note")} bad={r.balance_sum_micro !== 0} testId="ledger-balance-sum" />
+            <Stat label={t("ledger.unsafe")} value={String(r.unsafe_amounts)} bad={r.unsafe_amounts !== 0} />
+          </div>
+
+          <h2>{t("ledger.drift_title")}</h2>
+          <p className="muted">{t("ledger.drift_note")}</p>
+          {r.drift.length === 0 ? (
+            <p className="notice notice-good">{t("ledger.none")}</p>
+          ) : (
+            <TableWrap>
+              <table className="table money-table" data-testid="ledger-drift">
+                <thead>
+                  <tr>
+                    <th>{t("ledger.col_account")}</th>
+                    <th className="num">{t("ledger.col_cached")}</th>
+                    <th className="num">{t("ledger.col_ledger")}</th>
+                    <th className="num">{t("ledger.col_difference")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {r.drift.map((d) => (
+                    <tr key={d.account_key}>
+                      <td>
+                        <code className="mono">{d.account_key}</code>
+                      </td>
+                      <td className="num">{usdtExact(d.cached_balance_micro, lng)}</td>
+                      <td className="num">{usdtExact(d.ledger_balance_micro, lng)}</td>
+                      <td className="num amount-neg">{usdtExact(d.cached_balance_micro - d.ledger_balance_micro, lng)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )}
+
+          <h2>{t("ledger.negative_title")}</h2>
+          {r.negative_user_accounts.length === 0 ? (
+            <p className="notice notice-good">{t("ledger.none")}</p>
+          ) : (
+            <ul className="plain-list notice notice-bad" data-testid="ledger-negative">
+              {r.negative_user_accounts.map((k) => (
+                <li key={k}>
+                  <code className="mono">{k}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Stat({ label, value, unit, note, bad, testId }: { label: string; value: string; unit?: string; note?: string; bad?: boolean; testId?: string }) {
+  return (
+    <div className={bad ? "card stat stat-bad" : "card stat"} data-testid={testId}>
+      <span className="muted">{label}</span>
+      <strong>
+        {value} {unit ? <small>{unit}</small> : null}
+      </strong>
+      {note ? <span className="muted">{note}</span> : null}
+    </div>
+  );
+}

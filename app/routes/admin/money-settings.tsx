@@ -1,0 +1,265 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { TableWrap, parseUsdt, useAction, usdtExact } from "../../components/admin/money";
+import { Field } from "../../components/form";
+import { Empty } from "../../components/nav";
+import { useUi } from "../../components/ui";
+import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
+import { formatUsdt } from "../../lib/format";
+export { clientAction } from "../../lib/client-action";
+export { shouldRevalidate } from "../../lib/revalidate";
+
+type Channel = { id: number; currency: string; chain: string; address: string; xpub: string; min_amount: string; min_amount_micro: number; enabled: boolean; sort?: number };
+type Bank = { enabled: boolean; bank: string; holder: string; account: string; branch: string; min_amount: string; min_amount_micro: number };
+type Rule = { fee_fixed: string; fee_fixed_micro: number; fee_rate_bp: number; min_amount: string; min_amount_micro: number; enabled: boolean };
+type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule }; four_eyes: { threshold: string; threshold_micro: number } };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return (await adminApiOrLogin<MoneyConfig>(context, request, "/api/admin/money_config")).data;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = Object.fromEntries(await request.formData()) as Record<string, string>;
+  const { intent, id, channel, ...body } = form;
+  if (intent === "channel") {
+    if (id && !/^\d{1,15}$/.test(id)) return { status: 400, code: 0 as const, msg: "", data: null };
+    return adminApi(context, request, id ? `/api/admin/deposit_channels/${id}` : "/api/admin/deposit_channels", body);
+  }
+  if (intent === "bank") return adminApi(context, request, "/api/admin/bank_account", body);
+  if (intent === "four_eyes") return adminApi(context, request, "/api/admin/deposit_four_eyes", body);
+  if (intent === "rule" && (channel === "trc20" || channel === "bank")) return adminApi(context, request, `/api/admin/withdrawal_rules/${channel}`, body);
+  return { status: 400, code: 0 as const, msg: "", data: null };
+}
+
+/** Where users deposit, the platform bank account, and withdrawal fees: every save audited with a reason. */
+export default function AdminMoney() {
+  const { t } = useTranslation("admin");
+  const { channels, bank, rules, four_eyes } = useLoaderData<typeof loader>();
+  return (
+    <section>
+      <h1>{t("money.title")}</h1>
+      <p className="muted">{t("money.note")}</p>
+      <Channels channels={channels} />
+      <h2>{t("money.four_eyes_title")}</h2>
+      <p className="muted">{t("money.four_eyes_note")}</p>
+      <ConfigForm intent="four_eyes" title={t("money.four_eyes_title")} testId="four-eyes-form">
+        <Field key={four_eyes.threshold} label={t("money.four_eyes_threshold")} name="threshold" defaultValue={four_eyes.threshold} inputMode="decimal" required data-testid="four-eyes-threshold" />
+      </ConfigForm>
+      <h2>{t("money.bank_title")}</h2>
+      <p className="muted">{t("money.bank_note")}</p>
+      <BankForm bank={bank} />
+      <h2>{t("money.rules_title")}</h2>
+      <p className="muted">{t("money.rules_note")}</p>
+      <div className="rule-grid">
+        <RuleForm channel="trc20" rule={rules.trc20} />
+        <RuleForm channel="bank" rule={rules.bank} />
+      </div>
+    </section>
+  );
+}
+
+/** A form with a fetcher, the intent, a required reason and Save; a success clears the reason. */
+function ConfigForm({ intent, hidden, title, testId, children, onSaved, onCancel }: { intent: string; hidden?: Record<string, string | number>; title: ReactNode; testId: string; children: ReactNode; onSaved?: () => void; onCancel?: () => void }) {
+  const { t } = useTranslation("admin");
+  const ui = useUi();
+  const form = useRef<HTMLFormElement>(null);
+  const { fetcher, busy } = useAction(() => {
+    const reason = form.current?.elements.namedItem("reason") as HTMLInputElement | null;
+    if (reason) reason.value = "";
+    onSaved?.();
+  });
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    if (!String(data.get("reason") ?? "").trim()) {
+      ui.toast(t("need_reason"));
+      (e.currentTarget.elements.namedItem("reason") as HTMLInputElement | null)?.focus();
+      return;
+    }
+    fetcher.submit(data, { method: "post" });
+  }
+  return (
+    <fetcher.Form method="post" ref={form} className="card form admin-form config-form" onSubmit={onSubmit} noValidate data-testid={testId}>
+      <h3 className="card-title">{title}</h3>
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(hidden ?? {}).map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
+      {children}
+      <Field label={t("reason")} name="reason" maxLength={500} data-testid="reason-input" required />
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="save">
+          {t("save")}
+        </button>
+        {onCancel ? (
+          <button type="button" className="btn btn-plain" onClick={onCancel}>
+            {t("cancel")}
+          </button>
+        ) : null}
+      </div>
+    </fetcher.Form>
+  );
+}
+
+function Check({ name, label, defaultChecked, testId }: { name: string; label: string; defaultChecked: boolean; testId?: string }) {
+  return (
+    <label className="check">
+      <input type="checkbox" name={name} value="1" defaultChecked={defaultChecked} data-testid={testId} /> {label}
+    </label>
+  );
+}
+
+function Channels({ channels }: { channels: Channel[] }) {
+  const { t, i18n } = useTranslation("admin");
+  const [editing, setEditing] = useState<number | "new" | null>(null);
+  const current = typeof editing === "number" ? channels.find((c) => c.id === editing) : undefined;
+  // The API does not return `sort`; the list comes ordered by it, so the position keeps the order.
+  const sortOf = (c: Channel) => c.sort ?? channels.indexOf(c);
+  return (
+    <>
+      <div className="page-head">
+        <h2>{t("money.channels_title")}</h2>
+        <button type="button" className="btn btn-sm btn-plain" onClick={() => setEditing("new")} data-testid="add-channel">
+          + {t("money.channel_add")}
+        </button>
+      </div>
+      <p className="muted">{t("money.channels_note")}</p>
+      {channels.length === 0 ? (
+        <Empty />
+      ) : (
+        <TableWrap>
+          <table className="table money-table" data-testid="channels-table">
+            <thead>
+              <tr>
+                <th>{t("col.id")}</th>
+                <th>{t("money.currency")}</th>
+                <th>{t("money.chain")}</th>
+                <th>{t("money.xpub")}</th>
+                <th className="num">{t("money.minimum")}</th>
+                <th>{t("money.enabled")}</th>
+                <th className="num">{t("money.order")}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {channels.map((c) => (
+                <tr key={c.id} data-testid="channel-row" data-id={c.id} className={editing === c.id ? "row-selected" : undefined}>
+                  <td>#{c.id}</td>
+                  <td>{c.currency}</td>
+                  <td>{c.chain}</td>
+                  <td className="wrap-cell">
+                    {c.xpub ? (
+                      <code className="mono" title={c.xpub}>
+                        {`${c.xpub.slice(0, 12)}…${c.xpub.slice(-8)}`}
+                      </code>
+                    ) : (
+                      <span className="pill pill-cancelled">{t("money.xpub_missing")}</span>
+                    )}
+                  </td>
+                  <td className="num">{formatUsdt(c.min_amount_micro, i18n.language)}</td>
+                  <td>{c.enabled ? <span className="pill pill-approved">{t("money.on")}</span> : <span className="pill pill-cancelled">{t("money.off")}</span>}</td>
+                  <td className="num">{sortOf(c)}</td>
+                  <td className="num">
+                    <button type="button" className="btn btn-sm btn-plain" onClick={() => setEditing(c.id)} data-testid="edit-channel">
+                      {t("edit")}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+      {editing !== null ? (
+        <ConfigForm
+          key={editing}
+          intent="channel"
+          hidden={current ? { id: current.id } : undefined}
+          title={current ? t("money.channel_edit", { id: current.id }) : t("money.channel_add")}
+          testId="channel-form"
+          onSaved={() => setEditing(null)}
+          onCancel={() => setEditing(null)}
+        >
+          <div className="form-grid">
+            <Field label={t("money.currency")} name="currency" defaultValue={current?.currency ?? "USDT"} maxLength={10} required />
+            <Field label={t("money.chain")} name="chain" defaultValue={current?.chain ?? ""} placeholder="TRC20" maxLength={20} required />
+          </div>
+          <input type="hidden" name="address" value={current?.address ?? ""} />
+          <Field label={t("money.xpub")} name="xpub" defaultValue={current?.xpub ?? ""} maxLength={200} spellCheck={false} autoComplete="off" hint={t("money.xpub_hint")} data-testid="channel-xpub" />
+          <div className="form-grid">
+            <Field label={t("money.minimum_usdt")} name="min_amount" defaultValue={current?.min_amount ?? ""} inputMode="decimal" placeholder="10.00" required />
+            <Field label={t("money.order")} name="sort" type="number" min={0} max={1000} defaultValue={current ? sortOf(current) : channels.length} hint={t("money.order_hint")} />
+          </div>
+          <Check name="enabled" label={t("money.enabled_channel")} defaultChecked={current?.enabled ?? true} />
+        </ConfigForm>
+      ) : null}
+    </>
+  );
+}
+
+function BankForm({ bank }: { bank: Bank }) {
+  const { t } = useTranslation("admin");
+  return (
+    <ConfigForm intent="bank" title={t("money.bank_form")} testId="bank-form">
+      <fieldset className="plain-fieldset" key={JSON.stringify(bank)}>
+        <Check name="enabled" label={t("money.bank_enabled")} defaultChecked={bank.enabled} />
+        <div className="form-grid">
+          <Field label={t("money.bank_name")} name="bank" defaultValue={bank.bank} maxLength={100} />
+          <Field label={t("money.bank_holder")} name="holder" defaultValue={bank.holder} maxLength={100} />
+          <Field label={t("money.bank_account")} name="account" defaultValue={bank.account} maxLength={64} />
+          <Field label={t("money.bank_branch")} name="branch" defaultValue={bank.branch} maxLength={100} />
+        </div>
+        <Field label={t("money.minimum_usdt")} name="min_amount" defaultValue={bank.min_amount} inputMode="decimal" required hint={t("money.bank_min_hint")} />
+      </fieldset>
+    </ConfigForm>
+  );
+}
+
+/** Basis points as a percentage with two decimals: 50 → "0.50%". */
+function percent(bp: number, locale: string) {
+  return new Intl.NumberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(bp / 10_000);
+}
+
+function RuleForm({ channel, rule }: { channel: "trc20" | "bank"; rule: Rule }) {
+  const { t, i18n } = useTranslation("admin");
+  const lng = i18n.language;
+  const [bp, setBp] = useState(String(rule.fee_rate_bp));
+  const [fixed, setFixed] = useState(rule.fee_fixed);
+  const [min, setMin] = useState(rule.min_amount);
+  const bpNumber = /^\d{1,5}$/.test(bp.trim()) ? Number(bp.trim()) : null;
+  const fixedMicro = parseUsdt(fixed);
+  const minMicro = parseUsdt(min);
+  // The same arithmetic as worker/domain/withdrawals/fees.ts, on an example amount.
+  const example = Math.max(100_000_000, minMicro ?? 0);
+  const fee = bpNumber !== null && bpNumber <= 10_000 && fixedMicro !== null ? fixedMicro + Math.floor((example * bpNumber) / 10_000) : null;
+  return (
+    <ConfigForm intent="rule" hidden={{ channel }} title={t(`withdrawals.channel_${channel}`)} testId={`rule-form-${channel}`}>
+      <fieldset className="plain-fieldset" key={JSON.stringify(rule)}>
+        <Check name="enabled" label={t("money.rule_enabled")} defaultChecked={rule.enabled} />
+        <Field label={t("money.fee_fixed")} name="fee_fixed" value={fixed} onChange={(e) => setFixed(e.target.value)} inputMode="decimal" hint={t("money.fee_fixed_hint")} data-testid="fee-fixed" />
+        <Field
+          label={t("money.fee_rate")}
+          name="fee_rate_bp"
+          type="number"
+          min={0}
+          max={10000}
+          step={1}
+          value={bp}
+          onChange={(e) => setBp(e.target.value)}
+          hint={bpNumber !== null && bpNumber <= 10_000 ? t("money.fee_rate_hint", { percent: percent(bpNumber, lng) }) : t("money.fee_rate_invalid")}
+          data-testid="fee-rate"
+        />
+        <Field label={t("money.minimum_usdt")} name="min_amount" value={min} onChange={(e) => setMin(e.target.value)} inputMode="decimal" data-testid="min-amount" />
+        <p className="example" data-testid="fee-example">
+          {fee !== null && fee < example
+            ? t("money.fee_example", { amount: formatUsdt(example, lng), fee: usdtExact(fee, lng), actual: usdtExact(example - fee, lng) })
+            : fee !== null
+              ? t("money.fee_example_all", { amount: formatUsdt(example, lng) })
+              : t("money.fee_example_na")}
+        </p>
+      </fieldset>
+    </ConfigForm>
+  );
+}

@@ -1,0 +1,86 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useFetcher, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { localeFromLang } from "../../../locales/languages";
+import { Field, missingFields } from "../../components/form";
+import { AppLink, Screen } from "../../components/nav";
+import { useUi } from "../../components/ui";
+import { api } from "../../lib/api.server";
+import { safeReturnPath } from "../../lib/guard";
+import { readToken, setLocaleCookie, setTokenCookie } from "../../lib/session.server";
+import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import type { UserInfo } from "../../lib/types";
+export { clientAction } from "../../lib/client-action";
+
+/** Already signed in: go straight to where the user was heading. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = await readToken(request);
+  if (token) {
+    const res = await context.api("/api/user/user", { token });
+    if (res.body.code === 1) throw redirect(safeReturnPath(new URL(request.url).searchParams.get("path")));
+  }
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const res = await api<{ userinfo: UserInfo & { token: string } }>(context, request, "/api/user/login", {
+    account: String(form.get("account") ?? ""),
+    password: String(form.get("password") ?? ""),
+  });
+  if (res.code !== 1) return res;
+  return signedIn(request, res.data.userinfo, String(form.get("path") ?? ""));
+}
+
+/** Sets the session cookie (and the account's saved language) and returns to `path`. */
+export async function signedIn(request: Request, info: UserInfo & { token: string }, path: string) {
+  const headers = new Headers();
+  headers.append("set-cookie", await setTokenCookie(request, info.token));
+  const saved = localeFromLang(info.lang);
+  if (saved) headers.append("set-cookie", await setLocaleCookie(request, saved));
+  return redirect(safeReturnPath(path), { headers });
+}
+
+export default function Login() {
+  return <LoginForm titleKey="login_title" />;
+}
+
+export function LoginForm({ titleKey }: { titleKey: "login_title" | "login2_title" }) {
+  const { t } = useTranslation("auth");
+  const { t: tc } = useTranslation();
+  const ui = useUi();
+  const fetcher = useFetcher<PageEnvelope>();
+  const [params] = useSearchParams();
+  useEnvelope(fetcher.data);
+  return (
+    <Screen title={t(titleKey)}>
+      <div className="auth">
+        <div className="auth-brand">
+          <img src="/favicon.svg" alt="" width="56" height="56" />
+          <p className="auth-tagline">{t("login_tagline")}</p>
+        </div>
+        <fetcher.Form
+          method="post"
+          className="card form"
+          noValidate
+          onSubmit={(e) => {
+            if (missingFields(e.currentTarget, ["account", "password"])) {
+              e.preventDefault();
+              ui.toast(tc("incomplete"));
+            }
+          }}
+        >
+          <input type="hidden" name="path" value={params.get("path") ?? ""} />
+          <Field label={t("account")} name="account" autoComplete="username" placeholder={t("account_placeholder")} autoCapitalize="none" />
+          <Field label={t("password")} name="password" type="password" autoComplete="current-password" placeholder={t("password_placeholder")} />
+          <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"}>
+            {t("login_submit")}
+          </button>
+        </fetcher.Form>
+        <p className="auth-switch">
+          {t("no_account")} <AppLink to={`/pages/user/register${params.get("code") ? `?code=${encodeURIComponent(params.get("code")!)}` : ""}`}>{t("go_register")}</AppLink>
+        </p>
+      </div>
+    </Screen>
+  );
+}

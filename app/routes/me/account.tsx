@@ -1,0 +1,64 @@
+import { useTranslation } from "react-i18next";
+import { AppLink, Screen } from "../../components/nav";
+import { useCopy } from "../../components/ui";
+import { formatDate } from "../../lib/format";
+import { useRootData } from "../../root";
+
+/** Accounts (tab 3): who you are, your invitation code, and the way to every setting. */
+export default function Accounts() {
+  const { t } = useTranslation("me");
+  const root = useRootData();
+  const user = root?.user;
+  const copy = useCopy();
+  if (!user) return null;
+  return (
+    <Screen title={t("title")} tabs>
+      <section className="profile card">
+        <div className="avatar" aria-hidden="true">
+          {user.account.slice(0, 1).toUpperCase()}
+        </div>
+        <div>
+          <p className="profile-name" data-testid="account-name">
+            {user.account}
+          </p>
+          <p className="muted">{t("member_since", { date: formatDate(user.created_at_ms, root.locale) })}</p>
+        </div>
+      </section>
+      <section className="card">
+        <div className="row">
+          <span>{t("my_invite_code")}</span>
+          <button type="button" className="link" onClick={() => copy(user.invite_code)} data-testid="my-invite-code">
+            {user.invite_code}
+          </button>
+        </div>
+      </section>
+      <nav className="menu card" aria-label={t("menu_money")}>
+        <MenuItem to="/pages/me/sub/stored" label={t("menu_recharge")} />
+        <MenuItem to="/pages/me/sub/stored2" label={t("menu_bank_recharge")} />
+        <MenuItem to="/pages/me/sub/draw-money" label={t("menu_withdraw")} />
+        <MenuItem to="/pages/me/sub/draw-record" label={t("menu_withdraw_records")} />
+        <MenuItem to="/pages/me/sub/recharge-record" label={t("menu_recharge_records")} />
+        <MenuItem to="/pages/me/sub/wallet" label={t("menu_wallets")} />
+        <MenuItem to="/pages/me/sub/kabaw" label={t("menu_bank_cards")} />
+        <MenuItem to="/pages/me/sub/record" label={t("menu_records")} />
+      </nav>
+      <nav className="menu card" aria-label={t("title")}>
+        <MenuItem to="/pages/me/sub/setting" label={t("settings")} />
+        <MenuItem to="/pages/me/sub/modify-pwd" label={t("modify_pwd")} />
+        <MenuItem to="/pages/me/sub/about" label={t("about")} />
+      </nav>
+    </Screen>
+  );
+}
+
+export function MenuItem({ to, label, detail }: { to: string; label: string; detail?: string }) {
+  return (
+    <AppLink to={to} className="menu-item">
+      <span>{label}</span>
+      <span className="menu-detail">
+        {detail}
+        <span aria-hidden="true"> ›</span>
+      </span>
+    </AppLink>
+  );
+}

@@ -1,0 +1,59 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { useFetcher, useNavigate } from "@remix-run/react";
+import { useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { Field, missingFields } from "../../components/form";
+import { Screen } from "../../components/nav";
+import { useUi } from "../../components/ui";
+import { api } from "../../lib/api.server";
+import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+export { clientAction } from "../../lib/client-action";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const field = (n: string) => String(form.get(n) ?? "");
+  return api(context, request, "/api/user/reset_login_pwd", {
+    old_password: field("old_password"),
+    new_password: field("new_password"),
+    new_password_confirm: field("new_password_confirm"),
+  });
+}
+
+export default function ModifyPassword() {
+  const { t } = useTranslation("me");
+  const { t: ta } = useTranslation("auth");
+  const { t: tc } = useTranslation();
+  const ui = useUi();
+  const navigate = useNavigate();
+  const fetcher = useFetcher<PageEnvelope>();
+  const form = useRef<HTMLFormElement>(null);
+  useEnvelope(fetcher.data, (_data, msg) => {
+    ui.toast(msg);
+    form.current?.reset();
+    navigate(-1);
+  });
+  return (
+    <Screen title={t("pwd_title")} back>
+      <fetcher.Form
+        ref={form}
+        method="post"
+        className="card form"
+        noValidate
+        onSubmit={(e) => {
+          if (missingFields(e.currentTarget, ["old_password", "new_password", "new_password_confirm"])) {
+            e.preventDefault();
+            ui.toast(tc("incomplete"));
+          }
+        }}
+      >
+        <Field label={t("old_password")} name="old_password" type="password" autoComplete="current-password" placeholder={t("old_password_placeholder")} />
+        <Field label={t("new_password")} name="new_password" type="password" autoComplete="new-password" placeholder={t("new_password_placeholder")} hint={ta("password_rule")} maxLength={64} />
+        <Field label={t("confirm_new_password")} name="new_password_confirm" type="password" autoComplete="new-password" placeholder={t("confirm_new_password_placeholder")} maxLength={64} />
+        <p className="muted">{t("pwd_note")}</p>
+        <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"}>
+          {t("pwd_submit")}
+        </button>
+      </fetcher.Form>
+    </Screen>
+  );
+}

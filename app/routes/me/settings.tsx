@@ -1,0 +1,77 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { useFetcher } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LANGUAGES, localeFromLang } from "../../../locales/languages";
+import { Screen } from "../../components/nav";
+import { useUi } from "../../components/ui";
+import { api } from "../../lib/api.server";
+import { clearTokenCookie, setLocaleCookie } from "../../lib/session.server";
+import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { useRootData } from "../../root";
+export { clientAction } from "../../lib/client-action";
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "logout") {
+    const res = await api(context, request, "/api/user/logout");
+    if (res.code !== 1) return res;
+    return redirect("/pages/user/login", { headers: { "set-cookie": await clearTokenCookie(request) } });
+  }
+  // Language: stored on the account and in the `lng` cookie; the page then reloads.
+  const locale = localeFromLang(String(form.get("lang") ?? ""));
+  const res = await api(context, request, "/api/user/lang", { value: locale ?? "" });
+  if (res.code !== 1 || !locale) return res;
+  return new Response(JSON.stringify(res), {
+    headers: { "content-type": "application/json", "set-cookie": await setLocaleCookie(request, locale) },
+  });
+}
+
+export default function Settings() {
+  const { t } = useTranslation("me");
+  const root = useRootData();
+  const ui = useUi();
+  const langFetcher = useFetcher<PageEnvelope>({ key: "lang" });
+  const logoutFetcher = useFetcher<PageEnvelope>({ key: "logout" });
+  useEnvelope(langFetcher.data, () => window.location.reload());
+  useEnvelope(logoutFetcher.data);
+  const current = root?.locale ?? "en";
+  return (
+    <Screen title={t("settings_title")} back>
+      <section className="card">
+        <h2 className="card-title">{t("language_title")}</h2>
+        <div className="lang-list" role="radiogroup" aria-label={t("language_title")}>
+          {LANGUAGES.map((l) => (
+            <button
+              key={l.key}
+              type="button"
+              role="radio"
+              lang={l.key}
+              aria-checked={l.key === current}
+              className={l.key === current ? "lang-item lang-active" : "lang-item"}
+              onClick={() => {
+                if (l.key !== current) langFetcher.submit({ intent: "lang", lang: l.key }, { method: "post" });
+              }}
+            >
+              <span>{l.name}</span>
+              {l.key === current ? <span aria-hidden="true">✓</span> : null}
+            </button>
+          ))}
+        </div>
+      </section>
+      <section className="card">
+        <h2 className="card-title">{t("account_section")}</h2>
+        <p className="muted">{root?.user?.account}</p>
+        <button
+          type="button"
+          className="btn btn-danger btn-block"
+          onClick={async () => {
+            if (await ui.confirm(t("logout_confirm"))) logoutFetcher.submit({ intent: "logout" }, { method: "post" });
+          }}
+        >
+          {t("logout")}
+        </button>
+      </section>
+    </Screen>
+  );
+}

@@ -1,3 +1,0 @@
-/** The spec's alias of the wallet home. */
-export { default, loader } from "./_index";
-export { shouldRevalidate } from "../lib/revalidate";

@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { RESOURCES } from "../../../locales";
+import { localeFromLang } from "../../../locales/languages";
+
+/** One language's words for the browser (see entry.client.tsx). */
+export async function loader({ params }: LoaderFunctionArgs) {
+  const locale = localeFromLang(params.lng);
+  if (!locale || locale !== params.lng) return new Response("Not found", { status: 404 });
+  return new Response(JSON.stringify(RESOURCES[locale]), {
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=300" },
+  });
+}
