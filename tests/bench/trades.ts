@@ -377,7 +377,9 @@ type BurstSetup = { product_id: number; T: number; users: BenchUser[]; perUser: 
 async function createBurst(stateDir: string, opts: { port: number; users: number; perUser: number; lead_ms: number; concurrency: number }): Promise<BurstSetup> {
   const seconds = 200;
   const { product_id, users, calibrationUser } = await withProxy(stateDir, async (db) => {
-    const product_id = (await saveProduct(db, null, { ...BEN, durations: durationOf(seconds) }, "bench", Date.now())).id;
+    const saved = await saveProduct(db, null, { ...BEN, durations: durationOf(seconds) }, "bench", Date.now());
+    if (saved.status !== "ok") throw new Error(`bench market: ${saved.status}`);
+    const product_id = saved.product.id;
     const tUsers = performance.now();
     const users: BenchUser[] = [];
     for (let i = 0; i < opts.users + 1; i++) {

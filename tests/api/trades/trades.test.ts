@@ -33,7 +33,8 @@ beforeAll(async () => {
     "test",
     Date.now(),
   );
-  FAST_ID = p.id;
+  if (p.status !== "ok") throw new Error(p.status);
+  FAST_ID = p.product.id;
 });
 
 async function currentPrice(product_id: number) {
