@@ -5,7 +5,7 @@ import { audit_log, ledger_transfers, order_ticks, orders, transitions } from ".
 import { checkLedger } from "../../../worker/domain/ledger/check";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements, type Order } from "../../../worker/domain/trades/orders";
 import { hubFor, hubStub } from "../../../worker/quotes";
-import { call, db, testEnv } from "../helpers";
+import { call, db, page, testEnv } from "../helpers";
 import { balance, market, operator, price, user, USDT } from "./market-helpers";
 
 const saveBody = (p: { symbol: string; name: string; feed_symbol: string }, over: Record<string, unknown> = {}) => ({
@@ -154,6 +154,26 @@ describe("exposure limit", () => {
     expect((await call(`/api/admin/products/${p.id}/exposure`, undefined, { method: "GET" })).status).toBe(401);
     expect((await call(`/api/admin/products/abc/exposure`, undefined, { token: op, method: "GET" })).status).toBe(404);
     expect((await checkLedger(db)).ok).toBe(true);
+  });
+
+  it("the market's console page shows the exposure, and why the feed fields are locked", async () => {
+    const op = await operator();
+    const p = await market({ exposure_limit_micro: 500 * USDT });
+    const u = await user(100);
+    expect((await order(p.id, u.token, "down", "25")).code).toBe(1);
+    const { operatorCookieFor } = await import("../money/cookies");
+    const cookie = await operatorCookieFor(op);
+    const res = await page(`/admin/products/${p.id}`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('data-testid="exposure"');
+    // One "down" order of 25 at 80 %: if down wins the platform pays 20 and keeps no stakes.
+    expect(html).toContain('<tr data-side="down"><th>Down</th><td>25.00</td><td>20.00</td></tr>');
+    expect(html.replace(/<!-- -->/g, "")).toContain("Worst case: <strong>20.00</strong> · Limit: 500.00 USDT");
+    expect(html).toContain("Locked while this market has open orders (1)");
+    expect(html).toMatch(/name="tick_size" readonly=""/);
+    expect(html).toMatch(/name="name" value=/); // not locked
+    expect((await page("/admin/products/999999", { headers: { cookie } })).status).toBe(404);
   });
 
   it("a lowered limit refuses more risk at once but still takes orders that reduce it", async () => {

@@ -113,7 +113,7 @@ export const adminTradesApi = new Hono<AppEnv>()
     await hubStub(c.env, r.product.symbol).reload(hubConfig(r.product));
     return ok(c, { id: r.product.id }, "errors.saved");
   })
-  .get("/products/:id/exposure", async (c) => {
+  .on(["GET", "POST"], "/products/:id/exposure", async (c) => {
     // The market's open risk now and its snapshots of the last `minutes` (default one hour).
     const product_id = id().safeParse(c.req.param("id"));
     if (!product_id.success) throw new ApiError("errors.not_found", 404);
