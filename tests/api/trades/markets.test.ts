@@ -62,7 +62,8 @@ describe("a market's feed, price step and start price are frozen while it has op
     const [entry] = await db.select().from(audit_log).where(and(eq(audit_log.action, "product.update"), eq(audit_log.target, p.symbol)));
     const data = JSON.parse(entry.data_json);
     expect(data.before).toMatchObject({ name: p.name, exposure_limit_micro: 100_000 * USDT, durations: [{ seconds: 60, profit_rate_bp: 8000 }] });
-    expect(data.after).toMatchObject({ name: "Renamed", exposure_limit_micro: 2500 * USDT, durations: [{ seconds: 60, profit_rate_bp: 7000 }] });
+    expect(data.after).toMatchObject({ name: "Renamed", exposure_limit_micro: 2500 * USDT, tick_size_e8: 1_000_000, enabled: 1, durations: [{ seconds: 60, profit_rate_bp: 7000 }] });
+    expect(Object.keys(data.after).sort()).toEqual(Object.keys(data.before).sort());
     // The console says why the fields are locked.
     const listed = (await call("/api/admin/products", {}, { token: op })).data.find((x: { id: number }) => x.id === p.id);
     expect(listed).toMatchObject({ open_orders: 1, exposure_limit: "2500.00" });

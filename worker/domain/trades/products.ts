@@ -57,12 +57,15 @@ export async function saveProduct(db: Db, operator_id: number | null, input: Pro
   const { durations, exposure_limit_micro, ...fields } = input;
   const row = { ...fields, enabled: input.enabled ? 1 : 0, ...(exposure_limit_micro === undefined ? {} : { exposure_limit_micro }) };
   const product_id = sql`(SELECT id FROM products WHERE symbol = ${input.symbol})`;
+  // The audit's "after": the product as saved, i.e. its "before" with the submitted fields laid over it.
+  const { symbol: _symbol, ...after } = { ...row, durations };
   const audit =
     operator_id === null
       ? []
       : [
           sql`INSERT INTO audit_log (operator_id, action, target, reason, data_json, created_at_ms)
-            VALUES (${operator_id}, ${existing ? "product.update" : "product.create"}, ${input.symbol}, ${reason}, json_object('before', json(${productJson(input.symbol)}), 'after', json(${JSON.stringify(input)})), ${now_ms})`,
+            VALUES (${operator_id}, ${existing ? "product.update" : "product.create"}, ${input.symbol}, ${reason},
+              json_object('before', json(${productJson(input.symbol)}), 'after', json_patch(COALESCE(${productJson(input.symbol)}, '{}'), json(${JSON.stringify(after)}))), ${now_ms})`,
         ];
   const write = existing
     ? db
