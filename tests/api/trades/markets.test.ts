@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { audit_log, ledger_transfers, order_ticks, orders, transitions } from "../../../worker/db/schema";
 import { checkLedger } from "../../../worker/domain/ledger/check";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements, type Order } from "../../../worker/domain/trades/orders";
-import { hubFor, hubStub } from "../../../worker/quotes";
+import { hubConfig, hubFor, hubStub } from "../../../worker/quotes";
 import { call, db, page, testEnv } from "../helpers";
 import { balance, market, operator, price, user, USDT } from "./market-helpers";
 
@@ -177,6 +177,25 @@ describe("exposure limit", () => {
     expect((await page("/admin/products/999999", { headers: { cookie } })).status).toBe(404);
   });
 
+  it("the hub loads the open exposure from the database with the product (orders it did not write count too)", async () => {
+    const p = await market({ exposure_limit_micro: 100 * USDT });
+    const u = await user(500);
+    const product = (await getProduct(db, p.id))!;
+    const latest = { ts_ms: Date.now(), price_e8: 100 * 1e8 };
+    const written = [60, 50].map((stake, i) => {
+      const c = checkOrder(product, { user_id: u.id, product_id: p.id, direction: "up", stake_micro: stake * USDT, seconds: 60, quote_price_e8: latest.price_e8, request_key: `client:behind-${i}` }, latest, Date.now());
+      if (c.status !== "ok") throw new Error(c.status);
+      return c.order;
+    });
+    expect((await writeOrders(db, written)).map((r) => r.status)).toEqual(["ok", "ok"]);
+    const hub = hubStub(testEnv, p.symbol);
+    await hub.reload(hubConfig(p));
+    expect(await hub.exposure(0)).toMatchObject({ up: { stake_micro: 110 * USDT, payout_micro: 88 * USDT }, worst_case_micro: 88 * USDT });
+    // 88 + 0.8 × 20 = 104 > 100: refused; 15 → 100: taken.
+    expect((await order(p.id, u.token, "up", "20")).data.error).toBe("exposure_limit");
+    expect((await order(p.id, u.token, "up", "15")).code).toBe(1);
+  });
+
   it("a lowered limit refuses more risk at once but still takes orders that reduce it", async () => {
     const op = await operator();
     const p = await market();
@@ -236,6 +255,8 @@ describe("settlement within D1's limits", () => {
     expect(settled.every((o) => o.status !== "open" && o.settled_at_ms !== null)).toBe(true);
     expect(stakes[0].n).toBeGreaterThanOrEqual(N);
     for (const u of users) expect((await balance(u.token)).locked).toBe(0);
+    // The hub took what it settled off its exposure: nothing is open any more.
+    expect(await stub.exposure(0)).toMatchObject({ up: { stake_micro: 0, payout_micro: 0 }, down: { stake_micro: 0, payout_micro: 0 }, worst_case_micro: 0 });
     // Every order's stake left locked_trade exactly once.
     const perOrder = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_transfers WHERE transfer_key IN (SELECT 'order:' || id || ':settle:stake' FROM orders WHERE product_id = ${p.id})`);
     expect(perOrder[0].n).toBe(N);
