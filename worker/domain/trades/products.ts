@@ -44,8 +44,8 @@ const productJson = (symbol: string) => sql`(SELECT json_object('name', p.name, 
   FROM products p WHERE p.symbol = ${symbol})`;
 
 /**
- * Creates or replaces a product and its durations in ONE batch, with its audit entry (when an
- * operator does it) recording the product before and after. The open-orders rule is checked
+ * Creates or replaces a product and its durations in ONE batch (no read before it), with its
+ * audit entry (when an operator does it) recording the product before and after. The open-orders rule is checked
  * inside the same batch, so an order placed while the operator saves cannot slip in between:
  * the update sets an impossible tick size when it would change a frozen field, the table's
  * CHECK refuses it, and nothing of the batch is written. Nothing here can touch an order's
@@ -53,7 +53,6 @@ const productJson = (symbol: string) => sql`(SELECT json_object('name', p.name, 
  */
 export async function saveProduct(db: Db, operator_id: number | null, input: ProductInput, reason: string, now_ms: number): Promise<SaveResult> {
   if (!tickSizeFits(input.start_price_e8, input.tick_size_e8)) return { status: "tick_size_too_large" };
-  const existing = await db.query.products.findFirst({ columns: { id: true }, where: eq(products.symbol, input.symbol) });
   const { durations, exposure_limit_micro, ...fields } = input;
   const row = { ...fields, enabled: input.enabled ? 1 : 0, ...(exposure_limit_micro === undefined ? {} : { exposure_limit_micro }) };
   const product_id = sql`(SELECT id FROM products WHERE symbol = ${input.symbol})`;
@@ -64,16 +63,16 @@ export async function saveProduct(db: Db, operator_id: number | null, input: Pro
       ? []
       : [
           sql`INSERT INTO audit_log (operator_id, action, target, reason, data_json, created_at_ms)
-            VALUES (${operator_id}, ${existing ? "product.update" : "product.create"}, ${input.symbol}, ${reason},
+            VALUES (${operator_id}, CASE WHEN ${product_id} IS NULL THEN 'product.create' ELSE 'product.update' END, ${input.symbol}, ${reason},
               json_object('before', json(${productJson(input.symbol)}), 'after', json_patch(COALESCE(${productJson(input.symbol)}, '{}'), json(${JSON.stringify(after)}))), ${now_ms})`,
         ];
-  const write = existing
-    ? db
-        .update(products)
-        .set({ ...row, tick_size_e8: sql`CASE WHEN ${frozenChange(input)} THEN 0 ELSE ${input.tick_size_e8} END` })
-        .where(eq(products.id, existing.id))
-        .returning()
-    : db.insert(products).values({ ...row, created_at_ms: now_ms }).returning();
+  // Create or update by symbol in one statement (a symbol names one market for good).
+  const { symbol: _key, ...changes } = row;
+  const write = db
+    .insert(products)
+    .values({ ...row, created_at_ms: now_ms })
+    .onConflictDoUpdate({ target: products.symbol, set: { ...changes, tick_size_e8: sql`CASE WHEN ${frozenChange(input)} THEN 0 ELSE ${input.tick_size_e8} END` } })
+    .returning();
   const statements = d1Statements(db, [
     ...audit, // first: it reads the product as it was
     write,
