@@ -356,7 +356,7 @@ export async function writeSettlements(db: Db, items: Settlement[], now_ms: numb
  * The open risk of a symbol's orders (see exposure.ts): per side, the stakes and what a win
  * would pay beyond them (stake × rate rounded down per order, as settlement pays it).
  */
-export function openExposureQuery(db: Db, symbol: string) {
+function openExposureQuery(db: Db, symbol: string) {
   return db
     .select({ direction: orders.direction, stake_micro: sql<number>`COALESCE(SUM(${orders.stake_micro}), 0)`, payout_micro: sql<number>`COALESCE(SUM(${orders.stake_micro} * ${orders.profit_rate_bp} / 10000), 0)` })
     .from(orders)
@@ -364,7 +364,7 @@ export function openExposureQuery(db: Db, symbol: string) {
     .groupBy(orders.direction);
 }
 
-export function exposureOf(rows: readonly { direction: "up" | "down"; stake_micro: number; payout_micro: number }[]): Exposure {
+function exposureOf(rows: readonly { direction: "up" | "down"; stake_micro: number; payout_micro: number }[]): Exposure {
   const side = (d: "up" | "down") => {
     const r = rows.find((x) => x.direction === d);
     return { stake_micro: r?.stake_micro ?? 0, payout_micro: r?.payout_micro ?? 0 };

@@ -45,11 +45,11 @@ const productJson = (symbol: string) => sql`(SELECT json_object('name', p.name, 
 
 /**
  * Creates or replaces a product and its durations in ONE batch (no read before it), with its
- * audit entry (when an operator does it) recording the product before and after. The open-orders rule is checked
- * inside the same batch, so an order placed while the operator saves cannot slip in between:
- * the update sets an impossible tick size when it would change a frozen field, the table's
- * CHECK refuses it, and nothing of the batch is written. Nothing here can touch an order's
- * outcome: products only shape future orders.
+ * audit entry (when an operator does it) recording the product before and after. The
+ * open-orders rule is checked inside the same batch, so an order placed while the operator
+ * saves cannot slip in between: the upsert writes an impossible tick size when it would change
+ * a frozen field, the table's CHECK refuses it, and nothing of the batch is written. Nothing
+ * here can touch an order's outcome: products only shape future orders.
  */
 export async function saveProduct(db: Db, operator_id: number | null, input: ProductInput, reason: string, now_ms: number): Promise<SaveResult> {
   if (!tickSizeFits(input.start_price_e8, input.tick_size_e8)) return { status: "tick_size_too_large" };
