@@ -60,7 +60,8 @@ function consolePages(route) {
     route("adjustments", "routes/admin/adjustments.tsx"); // /admin/adjustments: balance corrections, four eyes
     route("ledger", "routes/admin/ledger-check.tsx"); // /admin/ledger: recompute every balance from the transfers
     route("money", "routes/admin/money-settings.tsx"); // /admin/money: deposit channels, platform bank account, withdrawal fees
-    route("products", "routes/admin.products.tsx"); // /admin/products: markets, durations, rates, limits
+    route("products", "routes/admin/markets.tsx"); // /admin/products: markets, durations, rates, exposure limits; parameters frozen while orders are open
+    route("products/:id", "routes/admin/market-detail.tsx"); // /admin/products/:id: one market's settings and its open exposure, live
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
     route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log
   });

@@ -1,6 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
-import { getDb } from "../../worker/db/client";
-import { checkOrder, decide, dueOrders, getProductBySymbol, replayOf, writeOrders, writeSettlements, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
+import { getDb, type Db } from "../../worker/db/client";
+import { invocationDb, peakQueries } from "../../worker/db/limits";
+import { admits, combine, NO_EXPOSURE, withOrder, worstCase, type Exposure, type ExposureOrder } from "../../worker/domain/trades/exposure";
+import { checkOrder, decide, dueOrders, loadMarket, replayOf, writeOrders, writeSettlements, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
 import { formatPriceE8, type Tick } from "../../worker/domain/trades/settlement";
 import type { Env } from "../../worker/env";
 import { encode, parseClientMessage, type ServerMessage } from "../protocol";
@@ -18,8 +20,17 @@ const CANDLE_RETENTION_MS = 8 * DAY_MS;
 const SETTLE_WAIT_MS = 5_000;
 /** The product's rules are re-read at least this often (a console save also reloads them at once). */
 const PRODUCT_FRESH_MS = 5_000;
-/** Due orders settled per database batch (set-based statements plus two per transfer). */
+/** Due orders settled per database batch (five set-based statements, whatever the count). */
 const SETTLE_CHUNK = 500;
+/**
+ * Due orders settled per alarm (or sweep call) at most; more due re-arms the alarm at once.
+ * Each chunk costs at most 1 read + 5 statements + a retry (1 + 5): far below D1's 1,000
+ * queries per invocation, and the beat's alarm stays short.
+ */
+const SETTLE_PER_INVOCATION = 2 * SETTLE_CHUNK;
+/** Exposure snapshots: one at least every 10 s, and one whenever it changed; kept a day. */
+const EXPOSURE_EVERY_MS = 10_000;
+const EXPOSURE_RETENTION_MS = DAY_MS;
 /** At most this many orders in one group-commit batch (5 statements each). */
 const ORDER_GROUP_MAX = 25;
 
@@ -44,6 +55,18 @@ export class QuoteHub extends DurableObject<Env> {
   private productLoading: Promise<ProductWithDurations | null> | null = null;
   private pending: { order: CheckedOrder; done: (r: PlaceResult | Error) => void }[] = [];
   private writing = false;
+  /**
+   * The symbol's open risk. This hub is the only writer of its symbol's orders, so it keeps
+   * the exposure of the written open orders (`committed`, loaded from D1 with the product)
+   * plus the orders accepted but still in the group commit (`reserved`): an order is checked
+   * and reserved with no await in between, so concurrent orders see each other.
+   */
+  private committed: Exposure | null = null;
+  private reserved: Exposure = NO_EXPOSURE;
+  /** Order writes in flight, and a count bumped when one starts or ends (see loadMarket). */
+  private writesInFlight = 0;
+  private writeVersion = 0;
+  private lastSnapshot: { ts_ms: number; up: number; down: number; worst: number } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -53,6 +76,7 @@ export class QuoteHub extends DurableObject<Env> {
       sql.exec("CREATE TABLE IF NOT EXISTS ticks (ts_ms INTEGER PRIMARY KEY, price_e8 INTEGER NOT NULL, volume_e8 INTEGER NOT NULL)");
       sql.exec("CREATE TABLE IF NOT EXISTS candles (t_ms INTEGER PRIMARY KEY, o INTEGER, h INTEGER, l INTEGER, c INTEGER, v INTEGER)");
       sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+      sql.exec("CREATE TABLE IF NOT EXISTS exposure_history (ts_ms INTEGER PRIMARY KEY, up_payout_micro INTEGER NOT NULL, down_payout_micro INTEGER NOT NULL, worst_case_micro INTEGER NOT NULL)");
       const saved = this.meta<HubConfig>("config");
       if (saved) this.config = saved;
     });
@@ -92,15 +116,20 @@ export class QuoteHub extends DurableObject<Env> {
   }
 
   /**
-   * Places an order at this symbol's latest tick, checked against the product's current rules.
-   * Orders that arrive while a write is in flight are written together in the next batch.
+   * Places an order at this symbol's latest tick, checked against the product's current rules
+   * and its exposure limit. Orders that arrive while a write is in flight are written together
+   * in the next batch.
    */
   async place(config: HubConfig, input: PlaceOrder): Promise<PlaceResult> {
     await this.ensure(config);
+    const db = getDb(invocationDb(this.env));
     const product = await this.currentProduct();
     const now = Date.now();
     const checked = checkOrder(product, input, await this.latest(), now);
-    if (checked.status !== "ok") return (await replayOf(getDb(this.env.DB), input)) ?? checked;
+    if (checked.status !== "ok") return (await replayOf(db, input)) ?? checked;
+    const risk = riskOf(checked.order);
+    if (!admits(this.openExposure(), risk, checked.order.product.exposure_limit_micro)) return (await replayOf(db, input)) ?? { status: "exposure_limit" };
+    this.reserved = withOrder(this.reserved, risk);
     const result = await new Promise<PlaceResult | Error>((done) => {
       this.pending.push({ order: checked.order, done });
       if (!this.writing) void this.writePending();
@@ -109,16 +138,34 @@ export class QuoteHub extends DurableObject<Env> {
     return result;
   }
 
+  /**
+   * Writes the waiting orders, a group per batch. The loop outlives the call that started it
+   * (it writes for every caller that joined), so each group gets its own counted view of D1.
+   */
   private async writePending() {
     this.writing = true;
     try {
       while (this.pending.length > 0) {
         const group = this.pending.splice(0, ORDER_GROUP_MAX);
+        this.writesInFlight++;
+        this.writeVersion++;
         try {
-          const results = await writeOrders(getDb(this.env.DB), group.map((g) => g.order));
-          group.forEach((g, i) => g.done(results[i]));
+          const results = await writeOrders(getDb(invocationDb(this.env)), group.map((g) => g.order));
+          group.forEach((g, i) => {
+            const r = results[i];
+            this.reserved = withOrder(this.reserved, riskOf(g.order), -1);
+            // A replay was counted when it was first written.
+            if (r.status === "ok" && !r.replayed && this.committed) this.committed = withOrder(this.committed, riskOf(g.order));
+            g.done(r);
+          });
         } catch (err) {
-          for (const g of group) g.done(err instanceof Error ? err : new Error(String(err)));
+          for (const g of group) {
+            this.reserved = withOrder(this.reserved, riskOf(g.order), -1);
+            g.done(err instanceof Error ? err : new Error(String(err)));
+          }
+        } finally {
+          this.writesInFlight--;
+          this.writeVersion++;
         }
       }
     } finally {
@@ -126,17 +173,33 @@ export class QuoteHub extends DurableObject<Env> {
     }
   }
 
+  private openExposure(): Exposure {
+    return combine(this.committed ?? NO_EXPOSURE, this.reserved);
+  }
+
   private async currentProduct(): Promise<ProductWithDurations | null> {
     if (this.product && Date.now() - this.product.loaded_at_ms < PRODUCT_FRESH_MS) return this.product.row;
-    this.productLoading ??= getProductBySymbol(getDb(this.env.DB), this.config!.symbol)
-      .then((row) => {
-        this.product = { row, loaded_at_ms: Date.now() };
-        return row;
-      })
-      .finally(() => {
-        this.productLoading = null;
-      });
+    this.productLoading ??= this.loadMarket().finally(() => {
+      this.productLoading = null;
+    });
     return this.productLoading;
+  }
+
+  /**
+   * The product's rules and the open exposure, in one round trip. A write that started or
+   * ended while the query ran may or may not be in its answer, so such an answer replaces the
+   * memory (kept exact by every write) only when there is none yet, after a retry or two.
+   */
+  private async loadMarket(): Promise<ProductWithDurations | null> {
+    for (let attempt = 0; ; attempt++) {
+      const version = this.writeVersion;
+      const quiet = this.writesInFlight === 0;
+      const { product, exposure } = await loadMarket(getDb(invocationDb(this.env)), this.config!.symbol);
+      this.product = { row: product, loaded_at_ms: Date.now() };
+      const clean = quiet && this.writesInFlight === 0 && version === this.writeVersion;
+      if (clean || (this.committed === null && attempt >= 2)) this.committed = exposure;
+      if (clean || this.committed !== null) return product;
+    }
   }
 
   /** The latest tick, made fresh first when the simulation has been idle. */
@@ -168,26 +231,66 @@ export class QuoteHub extends DurableObject<Env> {
     return this.ctx.storage.sql.exec<Tick>("SELECT ts_ms, price_e8 FROM ticks WHERE ts_ms BETWEEN ? AND ? ORDER BY ts_ms", from_ms, to_ms).toArray();
   }
 
-  /** The scheduled sweep's way in: settle whatever is due now. */
+  /** The scheduled sweep's way in: settle what is due now (a bounded share; the beat goes on at once for the rest). */
   async settleDue(): Promise<{ settled: number; already: number }> {
-    return this.settle(Date.now());
+    const r = await this.settle(Date.now(), getDb(invocationDb(this.env)));
+    if (r.more) await this.ctx.storage.setAlarm(Date.now());
+    return { settled: r.settled, already: r.already };
+  }
+
+  /**
+   * The market's open exposure now, the operator's limit, and its snapshots since `since_ms`
+   * (oldest first).
+   */
+  async exposure(since_ms: number): Promise<{ up: Exposure["up"]; down: Exposure["down"]; worst_case_micro: number; limit_micro: number; history: { ts_ms: number; up_payout_micro: number; down_payout_micro: number; worst_case_micro: number }[] }> {
+    const product = await this.currentProduct();
+    const e = this.openExposure();
+    const history = this.ctx.storage.sql
+      .exec<{ ts_ms: number; up_payout_micro: number; down_payout_micro: number; worst_case_micro: number }>("SELECT ts_ms, up_payout_micro, down_payout_micro, worst_case_micro FROM exposure_history WHERE ts_ms >= ? ORDER BY ts_ms", since_ms)
+      .toArray();
+    return { up: e.up, down: e.down, worst_case_micro: worstCase(e), limit_micro: product?.exposure_limit_micro ?? 0, history };
+  }
+
+  /** For the benches: the most D1 queries any one invocation of this isolate made. */
+  async stats(): Promise<{ peak_queries: number }> {
+    return { peak_queries: peakQueries() };
   }
 
   // ---- the beat ----------------------------------------------------------------------------
 
   async alarm(): Promise<void> {
     const now = Date.now();
+    let more = false;
     try {
       if (this.config) {
-        if (this.simulated) this.ingest(this.simFeed().next(now));
-        else this.connectUpstream();
-        await this.settle(now);
+        // The tick of this second (an alarm re-armed at once for a burst makes no extra ticks).
+        this.keepBeat();
+        if (!this.simulated) this.connectUpstream();
+        await this.currentProduct();
+        more = (await this.settle(now, getDb(invocationDb(this.env)))).more;
+        this.recordExposure(Date.now());
         if (now % 60_000 < TICK_MS) this.prune(now);
       }
     } finally {
-      // On the next whole second, always: charts stay live and due orders never wait long.
-      await this.ctx.storage.setAlarm(now + TICK_MS - (now % TICK_MS) || TICK_MS);
+      // More due orders: go on at once, in a new invocation with its own D1 budget. Otherwise
+      // on the next whole second, always: charts stay live and due orders never wait long.
+      const next = Date.now();
+      await this.ctx.storage.setAlarm(more ? next : next + TICK_MS - (next % TICK_MS) || TICK_MS);
     }
+  }
+
+  /** A snapshot of the exposure when it changed, or after 10 s without one. */
+  private recordExposure(now: number) {
+    if (!this.committed) return;
+    const e = this.openExposure();
+    const snap = { ts_ms: now, up: e.up.payout_micro, down: e.down.payout_micro, worst: worstCase(e) };
+    this.lastSnapshot ??= this.ctx.storage.sql
+      .exec<{ ts_ms: number; up: number; down: number; worst: number }>("SELECT ts_ms, up_payout_micro AS up, down_payout_micro AS down, worst_case_micro AS worst FROM exposure_history ORDER BY ts_ms DESC LIMIT 1")
+      .toArray()[0] ?? null;
+    const last = this.lastSnapshot;
+    if (last && now - last.ts_ms < EXPOSURE_EVERY_MS && last.up === snap.up && last.down === snap.down && last.worst === snap.worst) return;
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO exposure_history (ts_ms, up_payout_micro, down_payout_micro, worst_case_micro) VALUES (?, ?, ?, ?)", now, snap.up, snap.down, snap.worst);
+    this.lastSnapshot = snap;
   }
 
   private simFeed(): SimulatedFeed {
@@ -256,17 +359,18 @@ export class QuoteHub extends DurableObject<Env> {
   private prune(now: number) {
     this.ctx.storage.sql.exec("DELETE FROM ticks WHERE ts_ms < ?", now - TICK_RETENTION_MS);
     this.ctx.storage.sql.exec("DELETE FROM candles WHERE t_ms < ?", now - CANDLE_RETENTION_MS);
+    this.ctx.storage.sql.exec("DELETE FROM exposure_history WHERE ts_ms < ?", now - EXPOSURE_RETENTION_MS);
   }
 
   /**
-   * Settles the symbol's due orders from this object's ticks, 500 orders per database batch,
-   * and tells their owners. Between batches it keeps the beat (a second that passed gets its
-   * tick, so charts stay live and later deliveries have their ticks) and gives way to other
-   * requests, so a burst of thousands of due orders never freezes the rest of the app.
+   * Settles up to SETTLE_PER_INVOCATION of the symbol's due orders from this object's ticks,
+   * 500 per database batch, and tells their owners; `more` says whether more are due (the
+   * caller re-arms the alarm at once, so a burst settles over several short invocations, each
+   * within D1's query limit). Between batches it keeps the beat (a second that passed gets its
+   * tick) and gives way to other requests, so a burst never freezes the rest of the app.
    */
-  private async settle(now: number): Promise<{ settled: number; already: number }> {
-    if (!this.config) return { settled: 0, already: 0 };
-    const db = getDb(this.env.DB);
+  private async settle(now: number, db: Db): Promise<{ settled: number; already: number; more: boolean }> {
+    if (!this.config) return { settled: 0, already: 0, more: false };
     const last = this.latestTick();
     const horizon = Math.max(last?.ts_ms ?? 0, now - SETTLE_WAIT_MS);
     let total = { settled: 0, already: 0 };
@@ -277,36 +381,75 @@ export class QuoteHub extends DurableObject<Env> {
     const tell = (users: Map<number, { order_id: number; status: Order["status"] }[]>) => {
       for (const [user_id, outcomes] of users) notices.push(this.notify(user_id, outcomes).catch(() => undefined));
     };
-    for (;;) {
+    let more = false;
+    for (let taken = 0; ; ) {
       const due = await dueOrders(db, this.config.symbol, horizon, SETTLE_CHUNK);
       if (due.length === 0) break;
-      let from = Infinity;
-      let to = -Infinity;
-      for (const o of due) {
-        from = Math.min(from, o.entry_tick_ts_ms, o.delivery_at_ms);
-        to = Math.max(to, o.delivery_at_ms);
-      }
-      const ticks = await this.ticks(from - 15_000, to + 5_000);
-      const decided = due.map((o) => decide(o, ticks));
-      const r = await writeSettlements(db, decided, now, SETTLE_CHUNK);
+      taken += due.length;
+      const r = await this.writeDue(db, due, now);
       total = { settled: total.settled + r.settled, already: total.already + r.already };
-      for (const s of decided) {
-        const list = waiting.get(s.order.user_id) ?? [];
-        list.push({ order_id: s.order.id, status: s.outcome.status });
-        waiting.set(s.order.user_id, list);
+      for (const o of r.decided) {
+        const list = waiting.get(o.user_id) ?? [];
+        list.push({ order_id: o.id, status: o.status });
+        waiting.set(o.user_id, list);
       }
       if (due.length < SETTLE_CHUNK) break;
+      // The last user's orders may go on in the next batch: their notice waits for it.
       const lastUser = due[due.length - 1].user_id;
       const carried = waiting.get(lastUser)!;
       waiting.delete(lastUser);
       tell(waiting);
       waiting = new Map([[lastUser, carried]]);
+      if (taken >= SETTLE_PER_INVOCATION) {
+        // The rest goes to the next invocation; the last user hears now what is settled (and
+        // again when the rest is), rather than risk hearing nothing if none of theirs is left.
+        more = true;
+        break;
+      }
       this.keepBeat();
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     tell(waiting);
     await Promise.all(notices);
-    return total;
+    return { ...total, more };
+  }
+
+  /** Decides a batch of due orders from the ticks and writes it; the exposure drops by what was written. */
+  private async writeDue(db: Db, due: Order[], now: number) {
+    let from = Infinity;
+    let to = -Infinity;
+    for (const o of due) {
+      from = Math.min(from, o.entry_tick_ts_ms, o.delivery_at_ms);
+      to = Math.max(to, o.delivery_at_ms);
+    }
+    const ticks = await this.ticks(from - 15_000, to + 5_000);
+    const decided = due.map((o) => decide(o, ticks));
+    this.writesInFlight++;
+    this.writeVersion++;
+    try {
+      const r = await writeSettlements(db, decided, now, {
+        chunk: SETTLE_CHUNK,
+        onSettled: (written) => this.release(written.map((s) => s.order)),
+      });
+      return { ...r, decided: decided.map((s) => ({ id: s.order.id, user_id: s.order.user_id, status: s.outcome.status })) };
+    } finally {
+      this.writesInFlight--;
+      this.writeVersion++;
+    }
+  }
+
+  /**
+   * Takes settled orders off the exposure. Below zero means orders were written behind this
+   * hub's back (only tests and benches do that) after it last loaded the exposure: the figures
+   * stop at zero and are read again from the database at the next use.
+   */
+  private release(settled: readonly Order[]) {
+    if (!this.committed) return;
+    let e = this.committed;
+    for (const o of settled) e = withOrder(e, o, -1);
+    const floor = (x: Exposure["up"]) => ({ stake_micro: Math.max(0, x.stake_micro), payout_micro: Math.max(0, x.payout_micro) });
+    if (e.up.stake_micro < 0 || e.up.payout_micro < 0 || e.down.stake_micro < 0 || e.down.payout_micro < 0) this.product = null;
+    this.committed = { up: floor(e.up), down: floor(e.down) };
   }
 
   /** The simulated feed's tick for a second that passed while this object was busy. */
@@ -404,6 +547,11 @@ export class QuoteHub extends DurableObject<Env> {
   async webSocketError(ws: WebSocket) {
     ws.close(1011, "error");
   }
+}
+
+/** What an order adds to its side's exposure. */
+function riskOf(o: CheckedOrder): ExposureOrder {
+  return { direction: o.input.direction, stake_micro: o.input.stake_micro, profit_rate_bp: o.duration.profit_rate_bp };
 }
 
 export function quoteMessage(symbol: string, q: QuoteBlock & { simulated: boolean }): ServerMessage {

@@ -377,7 +377,9 @@ type BurstSetup = { product_id: number; T: number; users: BenchUser[]; perUser: 
 async function createBurst(stateDir: string, opts: { port: number; users: number; perUser: number; lead_ms: number; concurrency: number }): Promise<BurstSetup> {
   const seconds = 200;
   const { product_id, users, calibrationUser } = await withProxy(stateDir, async (db) => {
-    const product_id = (await saveProduct(db, null, { ...BEN, durations: durationOf(seconds) }, "bench", Date.now())).id;
+    const saved = await saveProduct(db, null, { ...BEN, durations: durationOf(seconds) }, "bench", Date.now());
+    if (saved.status !== "ok") throw new Error(`bench market: ${saved.status}`);
+    const product_id = saved.product.id;
     const tUsers = performance.now();
     const users: BenchUser[] = [];
     for (let i = 0; i < opts.users + 1; i++) {
@@ -530,7 +532,8 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
 
   // ---- phase B: the server settles them ----
   const t0 = performance.now();
-  const server = await withTimeout("server start", 90_000, startServer({ port: opts.port, stateDir: opts.stateDir, skipPrepare: true, snapshot: opts.snapshot }));
+  // Production's D1 limits held locally: an alarm past 1,000 queries would fail here as it would there.
+  const server = await withTimeout("server start", 90_000, startServer({ port: opts.port, stateDir: opts.stateDir, skipPrepare: true, snapshot: opts.snapshot, vars: { D1_LIMITS: "enforce" } }));
   console.log(`wrangler dev up on ${server.baseUrl} in ${((performance.now() - t0) / 1000).toFixed(1)} s (pid ${server.pid}); T in ${((T - Date.now()) / 1000).toFixed(1)} s`);
   const base = server.baseUrl;
   const serverMark = server.logMark();
@@ -541,6 +544,7 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   let failedPolls = 0;
   let onNotice: (u: BenchUser) => void = () => {};
   let probeOn = true;
+  let peakQueries: number | null = null;
   const probes = [
     { name: "GET /favicon.svg (static asset)", path: "/favicon.svg", samples: [] as { at: number; ms: number }[] },
     { name: "GET /api/health (Worker, no D1)", path: "/api/health", samples: [] as { at: number; ms: number }[] },
@@ -634,6 +638,10 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
     probeOn = false;
     await probing;
     printServerLog(server, serverMark, "settlement burst");
+    peakQueries = await hubPeakQueries(base, setup.product_id).catch((err) => {
+      console.log(`hub stats unavailable: ${String((err as Error)?.message ?? err).slice(0, 120)}`);
+      return null;
+    });
     if (server.restarts()) console.log(`WARNING: wrangler reloaded the Worker ${server.restarts()} time(s) around T (a watched file changed): the settlement time includes it`);
   } finally {
     ws?.terminate();
@@ -682,6 +690,7 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   );
   console.log(`orders: ${report.orders} (${JSON.stringify(report.byStatus)}); transitions per order: exactly 1: ${report.once}, settled twice: ${report.twice}, never: ${report.never}; not final: ${report.notFinal}`);
   console.log(`delivery: ${report.sameSecond ? "every order at T" : "NOT all at T"}; settlement passes (distinct settled_at_ms): ${report.passes}, first at T+${report.firstPass_s} s, last at T+${report.lastPass_s} s`);
+  console.log(`largest queries in one alarm: ${peakQueries ?? "n/a"} (the most any invocation of the hub's isolate made; D1 allows 1,000)`);
   console.log(`ledger: ${report.ledger.ok ? "ok" : "MISMATCH"} (${report.ledger.transfers} transfers, ${report.ledger.accounts} accounts, sum of balances ${report.ledger.balance_sum_micro}, drift ${report.ledger.drift.length}, negative ${report.ledger.negative_user_accounts.length})`);
 
   const exact = report.sameSecond && report.orders === total && report.once === total && report.twice === 0 && report.never === 0 && report.notFinal === 0;
@@ -690,6 +699,12 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   console.log(v1);
   console.log(v2);
   return { rows: [], verdicts: [v1, v2] };
+}
+
+/** The hub's largest D1 query count in one invocation, through the operator route. */
+async function hubPeakQueries(base: string, product_id: number): Promise<number> {
+  const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+  return dataOf<{ peak_queries: number }>("hub stats", await postJson(`${base}/api/admin/products/${product_id}/stats`, {}, { token: op })).peak_queries;
 }
 
 async function verifyBurst(db: Db, T: number) {

@@ -93,7 +93,8 @@ describe("a real-exchange feed that stopped", () => {
       "test",
       Date.now(),
     );
-    PRODUCT_ID = p.id;
+    if (p.status !== "ok") throw new Error(`product: ${p.status}`);
+    PRODUCT_ID = p.product.id;
     // No PRICE_FEED_URL: the hub waits for upstream ticks that never come.
     await useFeed(hubStub(testEnv, SYMBOL), {});
   });

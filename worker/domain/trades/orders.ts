@@ -4,6 +4,7 @@ import { order_ticks, orders, product_durations, products } from "../../db/schem
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
+import type { Exposure } from "./exposure";
 import { orderFee, settle, type Outcome, type Tick } from "./settlement";
 
 export { orderFee };
@@ -25,14 +26,6 @@ export async function getProduct(db: Db, id: number): Promise<ProductWithDuratio
   const p = await db.query.products.findFirst({ where: eq(products.id, id) });
   if (!p) return null;
   return { ...p, durations: await db.select().from(product_durations).where(eq(product_durations.product_id, id)).orderBy(asc(product_durations.seconds)) };
-}
-
-export async function getProductBySymbol(db: Db, symbol: string): Promise<ProductWithDurations | null> {
-  const [rows, durations] = await db.batch([
-    db.select().from(products).where(eq(products.symbol, symbol)).limit(1),
-    db.select({ d: product_durations }).from(product_durations).innerJoin(products, eq(products.id, product_durations.product_id)).where(eq(products.symbol, symbol)).orderBy(asc(product_durations.seconds)),
-  ]);
-  return rows[0] ? { ...rows[0], durations: durations.map((r) => r.d) } : null;
 }
 
 /** Is `now` inside the product's UTC trading window ("" = always)? Windows may wrap midnight. */
@@ -62,7 +55,7 @@ export type PlaceOrder = {
 
 export type PlaceResult =
   | { status: "ok"; order: Order; replayed: boolean }
-  | { status: "product_unknown" | "market_closed" | "duration_unknown" | "insufficient_funds" | "idempotency_conflict" | "no_price" }
+  | { status: "product_unknown" | "market_closed" | "duration_unknown" | "insufficient_funds" | "idempotency_conflict" | "no_price" | "exposure_limit" }
   | { status: "price_stale" }
   | { status: "stake_out_of_range"; min_stake_micro: number; max_stake_micro: number }
   | { status: "price_moved"; entry_price_e8: number };
@@ -255,65 +248,143 @@ function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
 export type Settlement = { order: Order; outcome: Outcome; audit: { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }[] };
 
 /**
- * A chunk of settlements as one batch with few statements: the transition guards and the audit
- * ticks each as ONE set-based statement over a JSON parameter (SQLite's json_each), then one
- * update per order and the transfers (two statements each, keyed by the order). A database round
- * trip and every statement cost far more than a row, and thousands of orders can fall due in
- * the same second. If any order of the chunk is no longer open, the guard's NOT NULL fails and
- * nothing of the chunk is written.
+ * A chunk of settlements as ONE batch of five set-based statements, however many orders it
+ * holds: the transition guards, the order updates, the audit ticks, the transfer records and
+ * the account balances, each over one JSON parameter (SQLite's json_each). Every statement of a
+ * batch counts toward D1's 1,000 queries per invocation, so a statement per order or per
+ * transfer would cap a burst at a few hundred orders per invocation. If any order of the
+ * chunk is no longer open, the guard's NOT NULL fails and nothing of the chunk is written.
  */
 function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: number): D1PreparedStatement[] {
-  const rows = JSON.stringify(part.map(({ order: o, outcome }) => ({ id: o.id, status: outcome.status, reason: outcome.status === "void" ? outcome.reason : "" })));
+  const rows = JSON.stringify(
+    part.map(({ order: o, outcome }) => {
+      const at = outcome.status === "void" ? null : outcome.settlement;
+      return { id: o.id, status: outcome.status, reason: outcome.status === "void" ? outcome.reason : "", price: at?.price_e8 ?? null, ts: at?.ts_ms ?? null, payout: outcome.payout_micro, profit: outcome.profit_micro };
+    }),
+  );
   const ticks = JSON.stringify(part.flatMap((s) => s.audit.map((a) => [s.order.id, a.ts_ms, a.price_e8, a.role])));
   const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
   return d1Statements(db, [
     sql`INSERT INTO transitions (entity, entity_id, from_state, to_state, actor_kind, actor_id, reason, created_at_ms)
       SELECT 'order', (SELECT o.id FROM orders o WHERE o.id = ${field("id")} AND o.status = 'open'), 'open', ${field("status")}, 'system', NULL, ${field("reason")}, ${now_ms}
       FROM json_each(${rows}) AS j`,
-    // One update per order: a set-based UPDATE ... FROM json_each lets SQLite scan the open
-    // orders for every row (measured: 2.5 s for 500 orders among 10,000 open ones).
-    ...part.map(({ order: o, outcome }) => {
-      const settled = outcome.status === "void" ? null : outcome.settlement;
-      return sql`UPDATE orders SET status = ${outcome.status}, settlement_price_e8 = ${settled?.price_e8 ?? null}, settlement_tick_ts_ms = ${settled?.ts_ms ?? null},
-        payout_micro = ${outcome.payout_micro}, profit_micro = ${outcome.profit_micro}, void_reason = ${outcome.status === "void" ? outcome.reason : ""}, settled_at_ms = ${now_ms}
-        WHERE id = ${o.id} AND status = 'open'`;
-    }),
+    // The guard above already proved every order open; joined on the primary key, so SQLite
+    // looks each order up by id instead of scanning the open ones.
+    sql`UPDATE orders SET status = s.status, settlement_price_e8 = s.price, settlement_tick_ts_ms = s.ts, payout_micro = s.payout, profit_micro = s.profit, void_reason = s.reason, settled_at_ms = ${now_ms}
+      FROM (SELECT ${field("id")} AS id, ${field("status")} AS status, ${field("price")} AS price, ${field("ts")} AS ts, ${field("payout")} AS payout, ${field("profit")} AS profit, ${field("reason")} AS reason FROM json_each(${rows}) AS j) AS s
+      WHERE orders.id = s.id`,
     sql`INSERT INTO order_ticks (order_id, ts_ms, price_e8, role)
       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(${ticks}) WHERE true
       ON CONFLICT DO NOTHING`,
-    ...part.flatMap((s) => settlementTransfers(s.order, s.outcome).flatMap((t) => transferStatements(t, now_ms))),
+    ...transferSetStatements(
+      part.flatMap((s) => settlementTransfers(s.order, s.outcome)),
+      now_ms,
+    ),
   ]);
 }
 
 /**
- * Writes settlements, `chunk` orders per D1 batch. If a batch is refused because one of its
- * orders was already settled (an alarm ran twice, or the sweep got there first), the orders
- * are retried one by one (each as a chunk of one: the same statements), and the settled ones
- * are skipped: every order settles exactly once.
+ * Many transfers as two statements: their records (each with its accounts' balances after it,
+ * from running sums computed here over the list), then every touched account's balance and
+ * totals updated once by its net movement. The same guarantees as one transfer at a time: a
+ * reused key fails the UNIQUE on the record, an unknown account leaves a NULL id that fails
+ * NOT NULL (LEFT JOIN), an overdrawn user account fails the CHECK, and the batch rolls back.
  */
-export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, chunk = 500): Promise<{ settled: number; already: number }> {
+function transferSetStatements(transfers: readonly Transfer[], now_ms: number) {
+  if (transfers.length === 0) return [];
+  const running = new Map<string, number>();
+  const totals = new Map<string, { debits: number; credits: number }>();
+  const move = (account: string, debit: number, credit: number) => {
+    const t = totals.get(account) ?? { debits: 0, credits: 0 };
+    totals.set(account, { debits: t.debits + debit, credits: t.credits + credit });
+    const after = (running.get(account) ?? 0) + credit - debit;
+    running.set(account, after);
+    return after;
+  };
+  const records = transfers.map((t) => {
+    if (!Number.isSafeInteger(t.amount_micro) || t.amount_micro <= 0 || t.debit === t.credit) throw new Error(`transfer ${t.key}: invalid`);
+    return [t.key, t.debit, t.credit, t.amount_micro, t.code, t.ref_type, t.ref_id, move(t.debit, t.amount_micro, 0), move(t.credit, 0, t.amount_micro)];
+  });
+  const accounts = [...totals].map(([key, t]) => [key, t.debits, t.credits]);
+  const at = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+  return [
+    sql`INSERT INTO ledger_transfers (transfer_key, debit_account_id, credit_account_id, amount_micro, code, ref_type, ref_id, debit_balance_after_micro, credit_balance_after_micro, created_at_ms)
+      SELECT ${at(0)}, d.id, c.id, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)}, d.balance_micro + ${at(7)}, c.balance_micro + ${at(8)}, ${now_ms}
+      FROM json_each(${JSON.stringify(records)}) AS j
+      LEFT JOIN ledger_accounts d ON d.account_key = ${at(1)}
+      LEFT JOIN ledger_accounts c ON c.account_key = ${at(2)}
+      ORDER BY j.key`,
+    sql`UPDATE ledger_accounts SET balance_micro = balance_micro + m.credits - m.debits, debits_micro = debits_micro + m.debits, credits_micro = credits_micro + m.credits
+      FROM (SELECT ${at(0)} AS account_key, ${at(1)} AS debits, ${at(2)} AS credits FROM json_each(${JSON.stringify(accounts)}) AS j) AS m
+      WHERE ledger_accounts.account_key = m.account_key`,
+  ];
+}
+
+/** Which of these orders are still open (one query; a refused chunk retries only those). */
+async function stillOpen(db: Db, ids: readonly number[]): Promise<Set<number>> {
+  const rows = await db.all<{ id: number }>(sql`SELECT id FROM orders WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND status = 'open'`);
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Writes settlements, `chunk` orders per D1 batch. If a batch is refused because one of its
+ * orders was already settled (an alarm ran twice, or the sweep got there first), the chunk is
+ * written again without the orders that are no longer open (one query to find them, one
+ * batch), so every order settles exactly once and a retry costs a handful of queries, never
+ * one batch per order. Orders still refused after three tries stay open for the next beat.
+ * `onSettled` hears each chunk that was written (the hub's exposure takes them off).
+ */
+export async function writeSettlements(db: Db, items: Settlement[], now_ms: number, opts: { chunk?: number; onSettled?: (written: readonly Settlement[]) => void } = {}): Promise<{ settled: number; already: number }> {
+  const chunk = opts.chunk ?? 500;
   let settled = 0;
   let already = 0;
   for (let i = 0; i < items.length; i += chunk) {
-    const part = items.slice(i, i + chunk);
-    try {
-      await db.$client.batch(settlementChunkStatements(db, part, now_ms));
-      settled += part.length;
-      continue;
-    } catch (err) {
-      if (!classifyMoneyError(err)) throw err;
-    }
-    for (const s of part) {
+    let todo = items.slice(i, i + chunk);
+    for (let attempt = 0; attempt < 3 && todo.length > 0; attempt++) {
       try {
-        await db.$client.batch(settlementChunkStatements(db, [s], now_ms));
-        settled++;
+        await db.$client.batch(settlementChunkStatements(db, todo, now_ms));
+        settled += todo.length;
+        opts.onSettled?.(todo);
+        todo = [];
       } catch (err) {
-        if (classifyMoneyError(err) === "state_conflict" || classifyMoneyError(err) === "duplicate") already++;
-        else throw err;
+        if (!classifyMoneyError(err)) throw err;
+        const open = await stillOpen(db, todo.map((s) => s.order.id));
+        already += todo.length - open.size;
+        todo = todo.filter((s) => open.has(s.order.id));
       }
     }
   }
   return { settled, already };
+}
+
+/**
+ * The open risk of a symbol's orders (see exposure.ts): per side, the stakes and what a win
+ * would pay beyond them (stake × rate rounded down per order, as settlement pays it).
+ */
+function openExposureQuery(db: Db, symbol: string) {
+  return db
+    .select({ direction: orders.direction, stake_micro: sql<number>`COALESCE(SUM(${orders.stake_micro}), 0)`, payout_micro: sql<number>`COALESCE(SUM(${orders.stake_micro} * ${orders.profit_rate_bp} / 10000), 0)` })
+    .from(orders)
+    .where(and(eq(orders.status, "open"), eq(orders.symbol, symbol)))
+    .groupBy(orders.direction);
+}
+
+function exposureOf(rows: readonly { direction: "up" | "down"; stake_micro: number; payout_micro: number }[]): Exposure {
+  const side = (d: "up" | "down") => {
+    const r = rows.find((x) => x.direction === d);
+    return { stake_micro: r?.stake_micro ?? 0, payout_micro: r?.payout_micro ?? 0 };
+  };
+  return { up: side("up"), down: side("down") };
+}
+
+/** A market as its hub needs it: the product, its durations and its open exposure, in one round trip. */
+export async function loadMarket(db: Db, symbol: string): Promise<{ product: ProductWithDurations | null; exposure: Exposure }> {
+  const [rows, durations, exposure] = await db.batch([
+    db.select().from(products).where(eq(products.symbol, symbol)).limit(1),
+    db.select({ d: product_durations }).from(product_durations).innerJoin(products, eq(products.id, product_durations.product_id)).where(eq(products.symbol, symbol)).orderBy(asc(product_durations.seconds)),
+    openExposureQuery(db, symbol),
+  ]);
+  return { product: rows[0] ? { ...rows[0], durations: durations.map((r) => r.d) } : null, exposure: exposureOf(exposure) };
 }
 
 /** Settles orders against the symbol's ticks (oldest first), keeping the audit ticks. */

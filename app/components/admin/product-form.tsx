@@ -1,16 +1,12 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { Link, useFetcher } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Field } from "../components/form";
-import { useUi } from "../components/ui";
-import { adminApi, adminApiOrLogin } from "../lib/admin.server";
-import { useEnvelope, type PageEnvelope } from "../lib/use-envelope";
-export { clientAction } from "../lib/client-action";
-export { shouldRevalidate } from "../lib/revalidate";
+import { Field } from "../form";
+import { useUi } from "../ui";
+import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 
-type DurationRow = { seconds: number; profit_rate_bp: number; min_amount: string; max_amount: string };
-type ProductRow = {
+export type DurationRow = { seconds: number; profit_rate_bp: number; min_amount: string; max_amount: string };
+export type ProductRow = {
   id: number;
   symbol: string;
   name: string;
@@ -22,19 +18,13 @@ type ProductRow = {
   trading_hours: string;
   enabled: boolean;
   sort: number;
+  exposure_limit: string;
+  /** While orders are open, the feed, price step and start price are locked. */
+  open_orders: number;
   durations: DurationRow[];
 };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  return { products: (await adminApiOrLogin<ProductRow[]>(context, request, "/api/admin/products")).data };
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = Object.fromEntries(await request.formData()) as Record<string, string>;
-  return adminApi(context, request, "/api/admin/products/save", form);
-}
-
-const EMPTY: ProductRow = {
+export const EMPTY_PRODUCT: ProductRow = {
   id: 0,
   symbol: "",
   name: "",
@@ -46,50 +36,53 @@ const EMPTY: ProductRow = {
   trading_hours: "",
   enabled: true,
   sort: 0,
+  exposure_limit: "100000.00",
+  open_orders: 0,
   durations: [{ seconds: 30, profit_rate_bp: 8500, min_amount: "10.00", max_amount: "10000.00" }],
 };
 
 /**
- * Markets: symbols, delivery durations with their profit rates and stake limits, fee rate,
- * price tolerance, trading hours. There is deliberately nothing here about outcomes: they come
- * from the price feed alone.
+ * One market's settings, saved to `/api/admin/products/save` through the route's action. While
+ * the market has open orders, the fields their settlement depends on are read-only and the
+ * form says why (the server refuses such a change in any case).
  */
-export default function AdminProducts() {
-  const { t } = useTranslation("admin");
-  const { products } = useLoaderData<typeof loader>();
-  return (
-    <section>
-      <h1>{t("products.title")}</h1>
-      <p className="muted">{t("products.note")}</p>
-      {[...products, EMPTY].map((p) => (
-        <ProductForm key={p.id || "new"} product={p} />
-      ))}
-    </section>
-  );
-}
-
-function ProductForm({ product }: { product: ProductRow }) {
+export function ProductForm({ product, action }: { product: ProductRow; action?: string }) {
   const { t } = useTranslation("admin");
   const ui = useUi();
   const fetcher = useFetcher<PageEnvelope>();
   const [durations, setDurations] = useState<DurationRow[]>(product.durations);
   useEnvelope(fetcher.data, (_d, msg) => ui.toast(msg));
+  const locked = product.open_orders > 0;
   const set = (i: number, patch: Partial<DurationRow>) => setDurations((ds) => ds.map((d, j) => (j === i ? { ...d, ...patch } : d)));
   return (
-    <fetcher.Form method="post" className="card form admin-form" data-testid="product-form">
-      <h3 className="card-title">{product.id ? `${product.symbol} · ${product.name}` : t("products.add")}</h3>
+    <fetcher.Form method="post" action={action} className="card form admin-form" data-testid="product-form">
+      <h3 className="card-title">
+        {product.id ? `${product.symbol} · ${product.name}` : t("products.add")}
+        {product.id ? (
+          <>
+            {" · "}
+            <Link to={`/admin/products/${product.id}`}>{t("products.risk_link")}</Link>
+          </>
+        ) : null}
+      </h3>
       <input type="hidden" name="durations" value={JSON.stringify(durations)} />
       <div className="admin-grid">
         <Field label={t("products.symbol")} name="symbol" defaultValue={product.symbol} placeholder="BTC/USDT" />
         <Field label={t("products.name")} name="name" defaultValue={product.name} />
-        <Field label={t("products.feed_symbol")} name="feed_symbol" defaultValue={product.feed_symbol} placeholder="BTCUSDT" />
-        <Field label={t("products.start_price")} name="start_price" defaultValue={product.start_price} hint={t("products.start_price_hint")} />
-        <Field label={t("products.tick_size")} name="tick_size" defaultValue={product.tick_size} />
+        <Field label={t("products.feed_symbol")} name="feed_symbol" defaultValue={product.feed_symbol} placeholder="BTCUSDT" readOnly={locked} />
+        <Field label={t("products.start_price")} name="start_price" defaultValue={product.start_price} hint={t("products.start_price_hint")} readOnly={locked} />
+        <Field label={t("products.tick_size")} name="tick_size" defaultValue={product.tick_size} readOnly={locked} />
         <Field label={t("products.fee_rate_bp")} name="fee_rate_bp" type="number" defaultValue={product.fee_rate_bp} hint={t("products.bp_hint")} />
         <Field label={t("products.tolerance_bp")} name="quote_tolerance_bp" type="number" defaultValue={product.quote_tolerance_bp} hint={t("products.tolerance_hint")} />
         <Field label={t("products.trading_hours")} name="trading_hours" defaultValue={product.trading_hours} placeholder="00:00-24:00" hint={t("products.trading_hours_hint")} />
         <Field label={t("products.sort")} name="sort" type="number" defaultValue={product.sort} />
+        <Field label={t("products.exposure_limit")} name="exposure_limit" defaultValue={product.exposure_limit} hint={t("products.exposure_limit_hint")} inputMode="decimal" />
       </div>
+      {locked ? (
+        <p className="muted" data-testid="product-locked">
+          {t("products.locked", { count: product.open_orders })}
+        </p>
+      ) : null}
       <label className="check">
         <input type="checkbox" name="enabled" value="1" defaultChecked={product.enabled} /> {t("products.enabled")}
       </label>

@@ -1,0 +1,84 @@
+/**
+ * What the market tests need and nothing more: an operator, users registered through the API,
+ * funded by one ledger transfer each (platform:deposits → available, like an approved
+ * deposit's credit) so these tests depend only on the ledger, not on the deposit workflow,
+ * and markets of their own.
+ */
+import { createOperator } from "../../../worker/domain/identity/operators";
+import { ensurePlatformInviteCode } from "../../../worker/domain/identity/users";
+import { platformAccount, userAccount } from "../../../worker/domain/ledger/accounts";
+import { postTransfers } from "../../../worker/domain/ledger/transfer";
+import { saveProduct, type ProductInput } from "../../../worker/domain/trades/products";
+import { call, db, uniqueAccount } from "../helpers";
+
+export const USDT = 1_000_000;
+const OPERATOR = { account: "marketsop", password: "operator12345" };
+const INVITE = "MARKETS";
+
+let ready: Promise<void> | null = null;
+function setup() {
+  ready ??= (async () => {
+    await createOperator(db, OPERATOR, Date.now());
+    await ensurePlatformInviteCode(db, INVITE, Date.now());
+  })();
+  return ready;
+}
+
+export async function operator(): Promise<string> {
+  await setup();
+  const r = await call("/api/admin/login", OPERATOR);
+  if (r.code !== 1) throw new Error(`operator login: ${r.msg}`);
+  return r.data.token;
+}
+
+let funded = 0;
+export async function user(amount_usdt: number) {
+  await setup();
+  const account = uniqueAccount("m");
+  const r = await call("/api/user/register", { account, password: "secret123", password_confirm: "secret123", invite_code: INVITE });
+  if (r.code !== 1) throw new Error(`register: ${r.msg}`);
+  const u = { id: r.data.userinfo.id as number, token: r.data.userinfo.token as string };
+  if (amount_usdt > 0) {
+    const moved = await postTransfers(db, [{ key: `test:fund:${u.id}:${++funded}`, debit: platformAccount("deposits"), credit: userAccount(u.id, "available"), amount_micro: amount_usdt * USDT, code: "deposit", ref_type: "test", ref_id: String(u.id) }], [], Date.now());
+    if (moved.status !== "ok") throw new Error(`fund: ${moved.status}`);
+  }
+  return u;
+}
+
+export async function balance(token: string) {
+  const me = await call("/api/user/user", {}, { token });
+  return { available: me.data.balance_micro as number, locked: me.data.locked_micro as number };
+}
+
+let markets = 0;
+/** A fresh market (its own symbol, so its own QuoteHub). */
+export async function market(over: Partial<ProductInput> = {}) {
+  const n = ++markets;
+  const symbol = `M${Date.now().toString(36).slice(-5).toUpperCase()}${n}/USDT`;
+  const r = await saveProduct(
+    db,
+    null,
+    {
+      symbol,
+      name: `Market ${n}`,
+      feed_symbol: symbol.replace("/", ""),
+      start_price_e8: 100 * 1e8,
+      tick_size_e8: 1_000_000,
+      fee_rate_bp: 100,
+      quote_tolerance_bp: 500,
+      trading_hours: "",
+      enabled: true,
+      sort: 50,
+      durations: [{ seconds: 60, profit_rate_bp: 8000, min_stake_micro: 1 * USDT, max_stake_micro: 10_000 * USDT }],
+      ...over,
+    },
+    "test",
+    Date.now(),
+  );
+  if (r.status !== "ok") throw new Error(`market: ${r.status}`);
+  return r.product;
+}
+
+export async function price(product_id: number): Promise<string> {
+  return (await call("/api/index/product", { id: product_id })).data.price as string;
+}
