@@ -48,6 +48,6 @@ export function translate(locale: LocaleKey, key: string, vars: MessageVars = {}
  * The API does not know the user's time zone (accounts store none and clients do not send
  * one), so a time in a message is UTC and says so; pages re-render it in the browser's zone.
  */
-export function dateTimeText(when: Date, locale: LocaleKey): string {
+function dateTimeText(when: Date, locale: LocaleKey): string {
   return `${new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(when)} UTC`;
 }
