@@ -1,21 +1,53 @@
-import { RESOURCES, type Messages, type Namespace } from "../locales";
+import { createInstance, type i18n } from "i18next";
+import { NAMESPACES, RESOURCES } from "../locales";
 import { DEFAULT_LOCALE, type LocaleKey } from "../locales/languages";
 
 /**
- * Server-side message lookup for API answers. `key` is "<namespace>.<path>", e.g.
- * "errors.login_failed". Falls back to English, then to the key itself.
+ * API messages come from the same i18next the pages use, so a message with `count` takes the
+ * plural form of each language's Intl.PluralRules (`login_throttled_one`, `_other`, ...) and
+ * nothing here re-implements plural or interpolation rules. Kept small on purpose: words
+ * belong in locales/, plural rules in i18next and Intl; this file only wires them together.
  */
-export function translate(locale: LocaleKey, key: string, vars: Record<string, string | number> = {}): string {
-  const text = lookup(locale, key) ?? lookup(DEFAULT_LOCALE, key) ?? key;
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => (name in vars ? String(vars[name]) : `{{${name}}}`));
+export type MessageVars = Record<string, string | number | Date>;
+
+let instance: i18n | null = null;
+
+/**
+ * One instance per isolate. The resources are bundled (a Worker has no file system), so
+ * `initImmediate: false` makes init finish synchronously. The instance never changes language:
+ * each call names its own `lng`, so concurrent requests in different languages cannot mix.
+ */
+function messages(): i18n {
+  if (instance) return instance;
+  const created = createInstance();
+  created.init({
+    resources: RESOURCES,
+    lng: DEFAULT_LOCALE,
+    fallbackLng: DEFAULT_LOCALE,
+    ns: [...NAMESPACES],
+    defaultNS: "errors",
+    nsSeparator: ".", // keys read "errors.login_failed": the first segment is the namespace
+    initImmediate: false,
+    returnNull: false,
+    interpolation: { escapeValue: false }, // the output is JSON, never HTML
+  });
+  instance = created;
+  return instance;
 }
 
-function lookup(locale: LocaleKey, key: string): string | null {
-  const [ns, ...path] = key.split(".");
-  let node: string | Messages | undefined = RESOURCES[locale]?.[ns as Namespace];
-  for (const part of path) {
-    if (!node || typeof node === "string") return null;
-    node = node[part];
-  }
-  return typeof node === "string" ? node : null;
+/**
+ * The message `key` ("<namespace>.<path>") in `locale`, falling back to English. Pass `count`
+ * for a message with plural forms. A Date becomes a date and time in the user's language.
+ */
+export function translate(locale: LocaleKey, key: string, vars: MessageVars = {}): string {
+  const values = Object.fromEntries(Object.entries(vars).map(([name, v]) => [name, v instanceof Date ? dateTimeText(v, locale) : v]));
+  return messages().t(key, { ...values, lng: locale });
+}
+
+/**
+ * The API does not know the user's time zone (accounts store none and clients do not send
+ * one), so a time in a message is UTC and says so; pages re-render it in the browser's zone.
+ */
+function dateTimeText(when: Date, locale: LocaleKey): string {
+  return `${new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(when)} UTC`;
 }

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
-import { translate } from "../i18n";
+import { translate, type MessageVars } from "../i18n";
 import type { AppEnv } from "./types";
 
 /**
@@ -19,11 +19,20 @@ export class ApiError extends Error {
   constructor(
     readonly msg_key: string,
     readonly status: ContentfulStatusCode = 200,
-    readonly vars: Record<string, string | number> = {},
+    readonly vars: MessageVars = {},
     readonly data: Record<string, unknown> = {},
   ) {
     super(msg_key);
   }
+}
+
+/**
+ * A locked sign-in (user, operator, or the password confirming a money move): the wait in
+ * whole minutes, at least 1, as the plural `count` so it reads "1 minute" / "2 minutes".
+ */
+export function loginThrottled(retry_after_ms: number): ApiError {
+  const count = Math.max(1, Math.ceil(retry_after_ms / 60_000));
+  return new ApiError("errors.login_throttled", 429, { count }, { retry_after_ms });
 }
 
 export function fail(c: Context<AppEnv>, err: ApiError) {

@@ -246,7 +246,11 @@ describe("withdrawals", () => {
     expect(info.data.paused_until).toBeGreaterThan(Date.now() + 23 * 3600_000);
     const r = await call("/api/user/withdraw", { amount: "20", wallet_id, password: "changed123" }, { token: u.token });
     expect(r.data.error).toBe("withdraw_paused");
-    expect(r.msg).toMatch(/paused until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    // A date and time in the user's language (UTC, labelled), never an ISO string.
+    expect(r.msg).toMatch(/paused until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M UTC because/);
+    expect(r.data.until).toBe(info.data.paused_until);
+    const ja = await call("/api/user/withdraw", { amount: "20", wallet_id, password: "changed123", lang: "jpn" }, { token: u.token });
+    expect(ja.msg).toMatch(/\d{4}\/\d{1,2}\/\d{1,2} \d{1,2}:\d\d UTC まで/);
   });
 });
 

@@ -8,7 +8,7 @@ import { createSlide, getContacts, listSlides, updateContacts, updateSlide } fro
 import { loginOperator } from "../../domain/identity/operators";
 import { revokeSession, SESSION_POLICY } from "../../domain/identity/session";
 import { requireOperator } from "../../middleware/auth";
-import { ApiError, ok, read } from "../envelope";
+import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { int, optionalText, pagination, text } from "../fields";
 import type { AppEnv } from "../types";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
@@ -35,9 +35,7 @@ export const adminApi = new Hono<AppEnv>()
     const body = read(c, LoginBody);
     const now_ms = Date.now();
     const result = await loginOperator(c.get("db"), body, now_ms);
-    if (result.status === "throttled") {
-      throw new ApiError("errors.login_throttled", 429, { minutes: Math.max(1, Math.ceil(result.retry_after_ms / 60_000)) });
-    }
+    if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
     await auditInsert(c.get("db"), { operator_id: result.operator.id, action: "operator.login" }, now_ms);
     return ok(c, { token: result.token, operator: { id: result.operator.id, account: result.operator.account } }, "errors.logged_in");

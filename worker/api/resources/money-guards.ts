@@ -4,7 +4,7 @@ import { z } from "zod";
 import { cardKeysFor, type CardKeys } from "../../domain/binding/card-crypto";
 import { confirmUserPassword } from "../../domain/identity/users";
 import { moneyMovementOpen } from "../../mode";
-import { ApiError } from "../envelope";
+import { ApiError, loginThrottled } from "../envelope";
 import type { AppEnv } from "../types";
 
 /**
@@ -19,10 +19,7 @@ export const confirmPassword = z.unknown().optional().transform((v) => (typeof v
  */
 export async function requirePassword(c: Context<AppEnv>, password: string): Promise<void> {
   const r = await confirmUserPassword(c.get("db"), c.get("user"), password, Date.now());
-  if (r.status === "throttled") {
-    const minutes = Math.max(1, Math.ceil(r.retry_after_ms / 60_000));
-    throw new ApiError("errors.login_throttled", 429, { minutes }, { retry_after_ms: r.retry_after_ms });
-  }
+  if (r.status === "throttled") throw loginThrottled(r.retry_after_ms);
   if (r.status === "failed") throw new ApiError("errors.password_wrong");
 }
 

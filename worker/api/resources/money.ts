@@ -75,7 +75,7 @@ export const moneyApi = new Hono<AppEnv>()
     const input = { user_id: user.id, amount_micro: body.amount, wallet_id: body.wallet_id, bank_id: body.bank_id, request_key, card_keys: await cardKeysOrNull(c) };
     const r = await requestWithdrawal(c.get("db"), input, Date.now());
     if (r.status === "below_minimum") throw new ApiError("errors.below_minimum", 200, { min: usdt(r.min_amount_micro) });
-    if (r.status === "paused") throw new ApiError("errors.withdraw_paused", 200, { until: new Date(r.until_ms).toISOString().slice(0, 16).replace("T", " ") + " UTC" }, { until: r.until_ms });
+    if (r.status === "paused") throw new ApiError("errors.withdraw_paused", 200, { until: new Date(r.until_ms) }, { until: r.until_ms });
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
     if (!r.replayed) await afterResponse(c, notifyUser(c.env, user.id, { type: "balance", reason: "withdrawal" }));
     const w = withdrawalOut(r.withdrawal);

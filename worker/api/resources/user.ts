@@ -10,7 +10,7 @@ import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/
 import { requireUser } from "../../middleware/auth";
 import { formatAmount } from "../../domain/ledger/amount";
 import { userBalances, type UserBalances } from "../../domain/ledger/balances";
-import { ApiError, ok, read } from "../envelope";
+import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
@@ -85,10 +85,7 @@ export const userApi = new Hono<AppEnv>()
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
     const result = await loginUser(c.get("db"), body, Date.now());
-    if (result.status === "throttled") {
-      const minutes = Math.max(1, Math.ceil(result.retry_after_ms / 60_000));
-      throw new ApiError("errors.login_throttled", 429, { minutes }, { retry_after_ms: result.retry_after_ms });
-    }
+    if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
   })
