@@ -1,6 +1,10 @@
+import { argon2id } from "@noble/hashes/argon2.js";
+import { base64urlnopad } from "@scure/base";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { login_throttle, sessions, users } from "../../worker/db/schema";
+import { login_throttle, operators, sessions, users } from "../../worker/db/schema";
+import { createOperator } from "../../worker/domain/identity/operators";
+import { KDF_PARAMS, verifyPassword } from "../../worker/domain/identity/password";
 import { hashSessionToken } from "../../worker/domain/identity/session";
 import { THROTTLE } from "../../worker/domain/identity/throttle";
 import { call, db, newUser, seed, uniqueAccount } from "./helpers";
@@ -151,6 +155,44 @@ describe("login", () => {
       .where(eq(login_throttle.key, `user:${u.account}`));
     expect((await call("/api/user/login", { account: u.account, password: u.password })).code).toBe(1);
     expect(await db.query.login_throttle.findFirst({ where: eq(login_throttle.key, `user:${u.account}`) })).toBeUndefined();
+  });
+});
+
+/** A hash as earlier versions stored it: the PHC string with base64url (salt bytes 0xff force '_'). */
+function base64urlHash(password: string): string {
+  const salt = new Uint8Array(16).fill(0xff);
+  const hash = argon2id(new TextEncoder().encode(password), salt, KDF_PARAMS);
+  const { m, t, p } = KDF_PARAMS;
+  return `$argon2id$v=19$m=${m},t=${t},p=${p}$${base64urlnopad.encode(salt)}$${base64urlnopad.encode(hash)}`;
+}
+const PHC = /^\$argon2id\$v=19\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
+
+describe("hashes stored in the earlier base64url form", () => {
+  it("still sign a user in, and are rewritten in standard base64 at that sign-in", async () => {
+    const u = await newUser();
+    const old = base64urlHash(u.password);
+    await db.update(users).set({ password_hash: old }).where(eq(users.id, u.id));
+    expect((await call("/api/user/login", { account: u.account, password: "wrong1234" })).code).toBe(0);
+    expect((await db.query.users.findFirst({ where: eq(users.id, u.id) }))?.password_hash).toBe(old);
+
+    expect((await call("/api/user/login", { account: u.account, password: u.password })).code).toBe(1);
+    const upgraded = (await db.query.users.findFirst({ where: eq(users.id, u.id) }))!.password_hash;
+    expect(upgraded).toMatch(PHC);
+    expect(verifyPassword(u.password, upgraded)).toBe(true);
+    expect((await call("/api/user/login", { account: u.account, password: u.password })).code).toBe(1);
+    expect((await db.query.users.findFirst({ where: eq(users.id, u.id) }))?.password_hash).toBe(upgraded);
+  });
+
+  it("are rewritten for operators too", async () => {
+    const account = uniqueAccount("op");
+    const password = "Operator12345";
+    const created = await createOperator(db, { account, password }, Date.now());
+    if (created.status !== "ok") throw new Error(`createOperator: ${created.status}`);
+    await db.update(operators).set({ password_hash: base64urlHash(password) }).where(eq(operators.id, created.operator.id));
+    expect((await call("/api/admin/login", { account, password })).code).toBe(1);
+    const upgraded = (await db.query.operators.findFirst({ where: eq(operators.id, created.operator.id) }))!.password_hash;
+    expect(upgraded).toMatch(PHC);
+    expect(verifyPassword(password, upgraded)).toBe(true);
   });
 });
 

@@ -11,25 +11,13 @@ import { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { serverUp } from "./server";
 
 const PORT = 8796;
 const STATE = ".wrangler/integration";
 let upstream: WebSocketServer;
 let upstreamPath = "";
 let server: ChildProcess | null = null;
-
-async function waitFor(url: string, ms: number) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 beforeAll(async () => {
   upstream = new WebSocketServer({ host: "127.0.0.1", port: 0 });
@@ -45,7 +33,7 @@ beforeAll(async () => {
     ["dev", "--ip", "127.0.0.1", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local", "--var", "PRICE_FEED:binance", "--var", `PRICE_FEED_URL:ws://127.0.0.1:${upstreamPort}`, "--var", "PRICE_FEED_ALLOW_LOOPBACK:1"],
     { env: quietEnv, stdio: "ignore", detached: true },
   );
-  await waitFor(`http://127.0.0.1:${PORT}/api/health`, 60_000);
+  await serverUp(`http://127.0.0.1:${PORT}`, 60_000, 250);
 }, 120_000);
 
 afterAll(async () => {
@@ -61,9 +49,7 @@ describe("Binance adapter against a fake upstream", () => {
     await new Promise((r) => client.once("open", r));
 
     // The hub connects upstream on its next beat.
-    const until = Date.now() + 15_000;
-    while (upstream.clients.size === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    expect(upstream.clients.size).toBeGreaterThan(0);
+    await expect.poll(() => upstream.clients.size, { timeout: 15_000, interval: 100 }).toBeGreaterThan(0);
     expect(upstreamPath).toBe("/ws/btcusdt@trade");
 
     const base = Date.now();
@@ -82,8 +68,7 @@ describe("Binance adapter against a fake upstream", () => {
     for (const ws of upstream.clients) ws.send("not json");
     for (const ws of upstream.clients) ws.send(JSON.stringify({ e: "aggTrade", s: "BTCUSDT" }));
 
-    const waitUntil = Date.now() + 5_000;
-    while (received.filter((m) => m.type === "tick").length < prices.length && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => received.filter((m) => m.type === "tick").length, { timeout: 5_000, interval: 50 }).toBeGreaterThanOrEqual(prices.length);
     const ticks = received.filter((m) => m.type === "tick");
     expect(ticks.map((t) => t.price)).toEqual(["67001.50", "67002.25", "66999.99"]);
     expect(ticks.map((t) => t.ts)).toEqual([base, base + 100, base + 200]);

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { serverUp } from "./server";
 
 const PORT = 8795;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -26,18 +27,8 @@ function kill() {
   server = null;
 }
 
-async function up(ms = 60_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("server did not come up");
-}
+/** The server's health check answers (it is started fresh, and again after the kill). */
+const up = () => serverUp(BASE, 60_000, 200);
 
 async function post<T = any>(path: string, body: unknown, token?: string): Promise<{ code: number; msg: string; data: T }> {
   const res = await fetch(`${BASE}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { token } : {}) }, body: JSON.stringify(body) });
@@ -95,14 +86,16 @@ describe("settlement survives a crash", () => {
     await up();
 
     // Only D1 reads from here on: nothing touches the QuoteHub, so its persisted alarm must do the work.
-    const until = Date.now() + 45_000;
     let infos: any[] = [];
-    for (;;) {
-      infos = await Promise.all(ids.map(async (id) => (await post("/api/order/orderinfo", { id }, token)).data));
-      if (infos.every((o) => o.status !== "open") || Date.now() > until) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(infos.filter((o) => o.status === "open")).toEqual([]);
+    await expect
+      .poll(
+        async () => {
+          infos = await Promise.all(ids.map(async (id) => (await post("/api/order/orderinfo", { id }, token)).data));
+          return infos.filter((o) => o.status === "open");
+        },
+        { timeout: 45_000, interval: 500 },
+      )
+      .toEqual([]);
     for (const o of infos) {
       expect(["won", "lost", "tie"]).toContain(o.status);
       const settlement = o.ticks.find((t: { role: string }) => t.role === "settlement");

@@ -27,11 +27,13 @@ type Way = { id: number; chain: "TRC20" | "ERC20"; address: string | null; addre
 const ways = async (token?: string) => (await call<Way[]>("/api/index/recharge_way", {}, { token })).data;
 
 let n = 0;
+/** Operators need at least 12 characters (OPERATOR_PASSWORD_MIN). */
+const OPERATOR_PASSWORD = "DepOperator12345";
 async function newOperatorToken() {
   const account = `dep_op_${Date.now().toString(36)}${++n}`.slice(0, 20);
-  const r = await createOperator(db, { account, password: "DepOp-123456" }, Date.now());
+  const r = await createOperator(db, { account, password: OPERATOR_PASSWORD }, Date.now());
   if (r.status !== "ok") throw new Error(`operator: ${r.status}`);
-  return operatorToken(account, "DepOp-123456");
+  return operatorToken(account, OPERATOR_PASSWORD);
 }
 
 const depositRow = async (id: number) =>

@@ -8,7 +8,8 @@ import { pbkdf2 } from "@noble/hashes/pbkdf2.js";
 import { sha512 } from "@noble/hashes/sha2.js";
 import { HDKey } from "@scure/bip32";
 import { describe, expect, it } from "vitest";
-import { addressOfPublicKey, addressRule, deriveAddress, eip55, parseXpub } from "../../../worker/domain/deposits/addresses";
+import { addressOfPublicKey, addressRule, deriveAddress, parseXpub } from "../../../worker/domain/deposits/addresses";
+import { eip55 } from "../../../worker/domain/chains/ethereum";
 import { DEMO_XPUBS } from "../../../scripts/seed-demo";
 
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";

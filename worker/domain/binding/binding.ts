@@ -3,7 +3,8 @@ import type { Db } from "../../db/client";
 import { bank_cards, wallets } from "../../db/schema";
 import { isUniqueViolation } from "../identity/users";
 import { cardFingerprint, isSealed, sealCard, type CardKeys } from "./card-crypto";
-import { cardLast4, isTrc20Address, isValidCardNumber, normalizeCardNumber } from "./validate";
+import { isTronAddress } from "../chains/tron";
+import { cardLast4, isValidCardNumber, normalizeCardNumber } from "./validate";
 
 /** Chains a user can bind for withdrawals. Only USDT on TRC20 for now (the spec's withdrawal). */
 export const WALLET_CHAINS = ["TRC20"] as const;
@@ -26,7 +27,7 @@ export async function addWallet(
   const chain = input.chain.trim().toUpperCase();
   if (!(WALLET_CHAINS as readonly string[]).includes(chain)) return { status: "chain_unsupported" };
   const address = input.address.trim();
-  if (!isTrc20Address(address)) return { status: "address_invalid" };
+  if (!isTronAddress(address)) return { status: "address_invalid" };
   if ((await listWallets(db, input.user_id)).length >= MAX_BOUND) return { status: "limit_reached" };
   try {
     const [wallet] = await db.insert(wallets).values({ user_id: input.user_id, currency: "USDT", chain, address, created_at_ms: now_ms }).returning();

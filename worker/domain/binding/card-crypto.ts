@@ -7,6 +7,7 @@
  * distinct labels, so the sealing key is never reused as a MAC key. WebCrypto only: the same in
  * workerd and Node. Every function takes the keys; only `cardKeySecret` looks at the env.
  */
+import { base64 } from "@scure/base";
 
 export type CardKeys = { seal: CryptoKey; fingerprint: CryptoKey };
 export type CardKeysResult = { status: "ok"; keys: CardKeys } | { status: "missing" | "invalid" };
@@ -58,7 +59,7 @@ async function deriveKeys(secret: string): Promise<CardKeysResult> {
 export async function sealCard(keys: CardKeys, text: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ct = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, keys.seal, utf8(text)));
-  return `${SEALED_PREFIX}${encodeBase64(iv)}.${encodeBase64(ct)}`;
+  return `${SEALED_PREFIX}${base64.encode(iv)}.${base64.encode(ct)}`;
 }
 
 export function isSealed(stored: string): boolean {
@@ -87,25 +88,21 @@ export async function openCard(keys: CardKeys | null, stored: string): Promise<O
 /** Same number (normalized), same key → same fingerprint; without the key it reveals nothing. */
 export async function cardFingerprint(keys: CardKeys, normalized_number: string): Promise<string> {
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", keys.fingerprint, utf8(normalized_number)));
-  return `v1:${encodeBase64(mac)}`;
+  return `v1:${base64.encode(mac)}`;
 }
 
 function utf8(text: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 }
 
-function encodeBase64(bytes: Uint8Array): string {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
-
+/** Standard padded base64; anything else (a bad secret, a damaged stored value) reads as null. */
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> | null {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return null;
-  const bin = atob(text);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  try {
+    // WebCrypto wants a plain ArrayBuffer behind the bytes: copy into one.
+    return new Uint8Array(base64.decode(text));
+  } catch {
+    return null;
+  }
 }
 
 /** The keys for this deployment (see `cardKeySecret`). */

@@ -4,10 +4,10 @@
  * show every user their own address without ever holding a key that could spend from it.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { createBase58check } from "@scure/base";
 import { HDKey } from "@scure/bip32";
+import { ethereumAddress } from "../chains/ethereum";
+import { tronAddress } from "../chains/tron";
 
 /** Address rules the app can derive for: TRON (TRC20) and Ethereum (ERC20). */
 export type AddressRule = "tron" | "ethereum";
@@ -42,35 +42,16 @@ export function parseXpub(text: string): ParsedXpub {
   return { status: "ok", key };
 }
 
-const base58check = createBase58check(sha256);
-
 /** The 20-byte account id both chains share: the last 20 bytes of keccak256(X ‖ Y). */
 function accountId(compressed: Uint8Array): Uint8Array {
   const uncompressed = secp256k1.Point.fromBytes(compressed).toBytes(false);
   return keccak_256(uncompressed.subarray(1)).subarray(12);
 }
 
-function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** EIP-55: each hex letter upper-cased where the keccak of the lower-case address has a nibble ≥ 8. */
-export function eip55(hex40: string): string {
-  const lower = hex40.toLowerCase();
-  const hash = toHex(keccak_256(new TextEncoder().encode(lower)));
-  let out = "0x";
-  for (let i = 0; i < 40; i++) out += parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
-  return out;
-}
-
 /** The chain's address for a compressed secp256k1 public key. */
 export function addressOfPublicKey(rule: AddressRule, compressed: Uint8Array): string {
   const id = accountId(compressed);
-  if (rule === "ethereum") return eip55(toHex(id));
-  const payload = new Uint8Array(21);
-  payload[0] = 0x41; // TRON mainnet prefix
-  payload.set(id, 1);
-  return base58check.encode(payload);
+  return rule === "ethereum" ? ethereumAddress(id) : tronAddress(id);
 }
 
 export type DeriveResult = { status: "ok"; address: string } | { status: "invalid_xpub" | "unsupported_chain" | "index_out_of_range" };

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { operators } from "../../db/schema";
-import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password";
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "./password";
 import { isValidAccount, isValidPassword, normalizeAccount } from "./rules";
 import { newSessionToken, sessionInsert } from "./session";
 import { failedAttempt, succeededAttempt, takeAttempt } from "./throttle";
@@ -62,8 +62,15 @@ export async function loginOperator(
     return { status: "failed" };
   }
   const token = newSessionToken();
-  await db.batch([sessionInsert(db, "operator", operator.id, token, now_ms), succeededAttempt(db, key)]);
+  await db.batch([sessionInsert(db, "operator", operator.id, token, now_ms), succeededAttempt(db, key), ...rehashOnLogin(db, operator, input.password)]);
   return { status: "ok", operator, token };
+}
+
+/** As for users: an operator's hash stored the old way is rewritten at sign-in. */
+function rehashOnLogin(db: Db, operator: Operator, password: string) {
+  if (!needsRehash(operator.password_hash)) return [];
+  const rewrite = db.update(operators).set({ password_hash: hashPassword(password) });
+  return [rewrite.where(and(eq(operators.id, operator.id), eq(operators.password_hash, operator.password_hash)))];
 }
 
 export async function getOperator(db: Db, id: number): Promise<Operator | undefined> {

@@ -1,8 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { base64urlnopad, hex } from "@scure/base";
 import { and, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { operators, sessions, users } from "../../db/schema";
-import { base64urlnopad, toHex } from "./encoding";
 
 export type SessionKind = "user" | "operator";
 
@@ -24,7 +24,7 @@ export function newSessionToken(): string {
 }
 
 export function hashSessionToken(token: string): string {
-  return toHex(sha256(new TextEncoder().encode(token)));
+  return hex.encode(sha256(new TextEncoder().encode(token)));
 }
 
 /** The insert for a new session, to run alone or inside a caller's batch. */

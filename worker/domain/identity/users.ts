@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { invite_codes, users } from "../../db/schema";
-import { hashPassword, verifyAgainstDummy, verifyPassword } from "./password";
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "./password";
 import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, normalizeInviteCode } from "./rules";
 import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
 import { failedAttempt, succeededAttempt, takeAttempt } from "./throttle";
@@ -91,8 +91,18 @@ export async function loginUser(db: Db, input: { account: string; password: stri
     return { status: "failed" };
   }
   const token = newSessionToken();
-  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), succeededAttempt(db, key)]);
+  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), succeededAttempt(db, key), ...rehashOnLogin(db, user, input.password)]);
   return { status: "ok", user, token };
+}
+
+/**
+ * A hash stored the old way is rewritten while the password is at hand, so stored hashes
+ * migrate as users sign in; a password changed meanwhile is left as it is.
+ */
+function rehashOnLogin(db: Db, user: User, password: string) {
+  if (!needsRehash(user.password_hash)) return [];
+  const rewrite = db.update(users).set({ password_hash: hashPassword(password) });
+  return [rewrite.where(and(eq(users.id, user.id), eq(users.password_hash, user.password_hash)))];
 }
 
 export type PasswordCheck = { status: "ok" } | { status: "failed" } | { status: "throttled"; retry_after_ms: number };

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { toHex } from "../identity/encoding";
+import { hex } from "@scure/base";
 
 /**
  * The fingerprint of a money request's meaningful fields, stored beside its idempotency key:
@@ -7,5 +7,5 @@ import { toHex } from "../identity/encoding";
  */
 export function requestHash(fields: Record<string, string | number | null>): string {
   const canonical = JSON.stringify(Object.keys(fields).sort().map((k) => [k, fields[k]]));
-  return toHex(sha256(new TextEncoder().encode(canonical)));
+  return hex.encode(sha256(new TextEncoder().encode(canonical)));
 }
