@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, register, words } from "./helpers";
+import { login, open, register, words } from "./helpers";
 
 /**
  * The trust journeys: what a user and two operators see where one person alone could create
@@ -95,4 +95,47 @@ test("each user sees their own deposit address; a large deposit waits for a seco
   await expect(page.getByTestId("balance-available")).toContainText("11,990.00");
   await open(page, "/pages/me/sub/recharge-record");
   await expect(page.getByTestId("recharge-row").first().getByTestId("status")).toHaveAttribute("data-status", "approved");
+});
+
+/** The number in a console cell ("1,234.50 USDT" → 1234.5). */
+async function amountIn(cell: import("@playwright/test").Locator): Promise<number> {
+  return Number(((await cell.textContent()) ?? "").replace(/[^0-9.]/g, ""));
+}
+
+test("an operator watches a market's open exposure rise as a user buys", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const op = await operatorPage(browser, "operator");
+  await open(op, "/admin/products");
+  const eth = op.getByTestId("product-form").filter({ hasText: "ETH/USDT" });
+  await eth.getByRole("link", { name: admin.products.risk_link }).click();
+  await expect(op).toHaveURL(/\/admin\/products\/\d+$/);
+  const upStakes = op.locator('[data-testid="exposure"] tr[data-side="up"] td').first();
+  await expect(upStakes).toBeVisible();
+  const before = await amountIn(upStakes);
+
+  // The demo user buys up 100 USDT on ETH with the longest delivery, so it stays open.
+  await open(page, "/pages/user/login");
+  await login(page, "demo", "demo12345");
+  await expect(page).toHaveURL(/\/$/);
+  await open(page, "/pages/invest/index");
+  await page.locator('[data-testid="product-row"][data-symbol="ETH/USDT"]').click();
+  await page.getByTestId("buy-up").click();
+  const sheet = page.getByTestId("order-sheet");
+  const seconds = await sheet.getByTestId("duration-option").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seconds"))));
+  await sheet.locator(`[data-testid="duration-option"][data-seconds="${Math.max(...seconds)}"]`).click();
+  await sheet.getByTestId("sheet-amount").fill("100");
+  await sheet.getByTestId("sheet-confirm-up").click();
+  await expect(page.getByTestId("position-row").first()).toBeVisible();
+
+  // The console page refreshes itself: the up side's open stakes rose by exactly the stake.
+  await expect.poll(() => amountIn(upStakes), { timeout: 10_000 }).toBe(before + 100);
+  await expect(op.getByTestId("worst-case")).toBeVisible();
+  await expect(op.getByTestId("exposure-chart")).toBeVisible();
+  await op.screenshot({ path: "tests/.reports/trust-exposure.png" });
+
+  // The user's statement names the stake in words, not as a code.
+  await open(page, "/pages/me/sub/record");
+  const stake = page.locator('[data-testid="record-row"][data-code="trade_stake"]').first();
+  await expect(stake).toContainText(words("en", "wallet").record.code.trade_stake);
+  await op.context().close();
 });
