@@ -283,7 +283,7 @@ export async function startServer(opts: {
   /** The frozen Worker to run; default: a snapshot of wrangler.toml's `main` taken now. */
   snapshot?: Snapshot;
   ready_timeout_ms?: number;
-  /** Extra `--var NAME:VALUE` bindings (e.g. D1_LIMITS: "enforce"). */
+  /** Extra `--var NAME:VALUE` bindings. D1_LIMITS is "enforce" unless given: benches run under production's D1 limits. */
   vars?: Record<string, string>;
 }): Promise<Server> {
   const { port, stateDir } = opts;
@@ -305,7 +305,7 @@ export async function startServer(opts: {
 
   const child = spawn(
     bin("wrangler"),
-    ["dev", snapshot.script, "--no-bundle", "--assets", snapshot.assets, "--ip", HOST, "--port", String(port), "--persist-to", stateDir, "--var", "APP_ENV:local", ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
+    ["dev", snapshot.script, "--no-bundle", "--assets", snapshot.assets, "--ip", HOST, "--port", String(port), "--persist-to", stateDir, "--var", "APP_ENV:local", ...Object.entries({ D1_LIMITS: "enforce", ...opts.vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
     { env: quietEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   if (child.pid === undefined) throw new Error("wrangler dev: could not spawn");
