@@ -5,22 +5,11 @@ import { TableWrap } from "../components/admin/money";
 import { adminApiOrLogin } from "../lib/admin.server";
 import { formatDateTime } from "../lib/format";
 import { formatUsdtExact } from "../../worker/domain/money/units";
+import type { LedgerReport } from "../../worker/domain/ledger/check";
 export { shouldRevalidate } from "../lib/revalidate";
 
-type Report = {
-  ok: boolean;
-  accounts: number;
-  transfers: number;
-  debits_micro: number;
-  credits_micro: number;
-  balance_sum_micro: number;
-  debits: string;
-  credits: string;
-  balance_sum: string;
-  drift: { account_key: string; cached_balance_micro: number; ledger_balance_micro: number }[];
-  negative_user_accounts: string[];
-  unsafe_amounts: number;
-};
+/** The ledger check as the console API answers it: the domain report plus its totals as text. */
+type Report = LedgerReport & { debits: string; credits: string; balance_sum: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await adminApiOrLogin<Report>(context, request, "/api/admin/ledger/check");
