@@ -29,9 +29,9 @@ const ways = async (token?: string) => (await call<Way[]>("/api/index/recharge_w
 let n = 0;
 async function newOperatorToken() {
   const account = `dep_op_${Date.now().toString(36)}${++n}`.slice(0, 20);
-  const r = await createOperator(db, { account, password: "DepOp12345" }, Date.now());
+  const r = await createOperator(db, { account, password: "DepOp1234567" }, Date.now());
   if (r.status !== "ok") throw new Error(`operator: ${r.status}`);
-  return operatorToken(account, "DepOp12345");
+  return operatorToken(account, "DepOp1234567");
 }
 
 const depositRow = async (id: number) =>
