@@ -5,7 +5,7 @@
  */
 import { getPlatformProxy } from "wrangler";
 import { getDb } from "../worker/db/client";
-import { formatAmount } from "../worker/domain/ledger/amount";
+import { formatAmount } from "../worker/domain/money/units";
 import { checkLedger } from "../worker/domain/ledger/check";
 import type { Env } from "../worker/env";
 import { PLATFORM_CONFIG } from "./lib";

@@ -16,6 +16,7 @@ import { storeUpload } from "../worker/domain/uploads/store";
 import { getRules, setRule } from "../worker/domain/withdrawals/withdrawals";
 import { deposit_channels, deposits, products } from "../worker/db/schema";
 import { saveProduct } from "../worker/domain/trades/products";
+import { MICRO_PER_USDT as USDT } from "../worker/domain/money/units";
 
 export const DEMO = {
   invite_code: "WELCOME",
@@ -28,7 +29,6 @@ export const DEMO = {
 /** A small PNG standing in for the demo deposit's transfer screenshot. */
 const DEMO_SCREENSHOT_PNG = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAIAAACDRijCAAAAUklEQVR4nO3MIQJAUBQAwX+wPeo2QRAEQRAEQRAEQRAEQRAEQRA4hPrmAJPwxQdvvPDEA3fccMUFZ5xwxAF77LDFBmussMQCc8xSRBFFFNG/6AMk732fPYXb4wAAAABJRU5ErkJggg==";
 
-const USDT = 1_000_000;
 
 export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): Promise<string[]> {
   const done: string[] = [];

@@ -1,78 +1,30 @@
 /**
- * What the money pages read from the API (mirrors worker/api/present.ts) and the small pure
- * helpers they share. Money stays in integer micro-USDT; nothing here uses floats for it.
+ * What the money pages read from the API (the shapes worker/api/present.ts declares) and the
+ * small pure helpers they share. Money text comes from worker/domain/money/units.ts.
  */
-import { formatUsdt } from "./format";
+import type { BankCardOut, DepositOut, LineOut, UserChannelOut, WalletOut, WithdrawalOut, WithdrawalRuleOut } from "../../worker/api/present";
 
-/** A crypto channel with the signed-in user's own address on it (null when it cannot be given). */
-export type DepositChannel = { id: number; currency: string; chain: string; address: string | null; address_hint?: string; min_amount: string; min_amount_micro: number; enabled: boolean };
+/** The API's answer shapes, declared once in worker/api/present.ts. */
+export type DepositChannel = UserChannelOut;
+export type DepositItem = DepositOut;
+/** `confirming`: verified by one operator, waiting for a second (large deposits). */
+export type DepositStatus = DepositOut["status"];
+export type WithdrawalItem = WithdrawalOut;
+export type WithdrawalStatus = WithdrawalOut["status"];
+export type { WithdrawalRuleOut };
+export type WalletItem = WalletOut;
+export type BankCardItem = BankCardOut;
+export type StatementLine = LineOut;
 
 export type PlatformBank =
   | { enabled: true; bank: string; holder: string; account: string; branch: string; min_amount: string; min_amount_micro: number }
   | { enabled: false };
 
-/** `confirming`: verified by one operator, waiting for a second (large deposits). */
-export type DepositStatus = "review" | "confirming" | "approved" | "rejected";
-export type DepositItem = {
-  id: number;
-  kind: "crypto" | "bank";
-  destination: string;
-  amount: string;
-  amount_micro: number;
-  tx_hash: string;
-  image: string;
-  /** The user's own deposit address the money was sent to ("" for bank transfers). */
-  address: string;
-  status: DepositStatus;
-  /** The verified amount credited (null until an operator verified it). */
-  credited: string | null;
-  credited_micro: number | null;
-  reason: string | null;
-  created_at: number;
-  decided_at: number | null;
-};
-
-export type WithdrawalStatus = "review" | "paid" | "rejected" | "cancelled";
-export type WithdrawalItem = {
-  id: number;
-  channel: "trc20" | "bank";
-  destination: string;
-  amount: string;
-  fee: string;
-  actual_amount: string;
-  amount_micro: number;
-  fee_micro: number;
-  actual_micro: number;
-  status: WithdrawalStatus;
-  tx_ref: string | null;
-  reason: string | null;
-  created_at: number;
-  decided_at: number | null;
-};
-
-export type WithdrawalRuleOut = { fee_fixed: string; fee_fixed_micro: number; fee_rate_bp: number; min_amount: string; min_amount_micro: number; enabled: boolean };
 export type WithdrawInfo = {
   available: string;
   available_micro: number;
   rules: { trc20: WithdrawalRuleOut; bank: WithdrawalRuleOut };
   paused_until: number | null;
-};
-
-export type WalletItem = { id: number; currency: string; chain: string; address: string; created_at: number };
-export type BankCardItem = { id: number; name: string; bank: string; card_number: string; created_at: number };
-
-export type StatementLine = {
-  id: number;
-  account: string;
-  code: string;
-  ref_type: string;
-  ref_id: string;
-  amount: string;
-  amount_micro: number;
-  balance_after: string;
-  balance_after_micro: number;
-  counterparty: string;
-  created_at: number;
 };
 
 export type Paged<T> = { items: T[]; total: number; page_no: number; row: number };
@@ -110,24 +62,6 @@ export async function loadPages<T>(pages: number, fetchPage: (page_no: number) =
     }
   }
   return { items, total, pages, error: "" };
-}
-
-/** Every micro-unit, at least 2 decimals (fees with a rate can carry fractions of a cent). */
-export function formatUsdtExact(micro: number, locale: string): string {
-  let digits = 2;
-  while (digits < 6 && Math.abs(micro) % 10 ** (6 - digits) !== 0) digits += 1;
-  return formatUsdt(micro, locale, digits);
-}
-
-/** "+12.50" or "-3.00" (ASCII signs, so the text can be copied as a number). */
-export function formatSigned(micro: number, locale: string): string {
-  const text = formatUsdtExact(Math.abs(micro), locale);
-  return micro > 0 ? `+${text}` : micro < 0 ? `-${text}` : text;
-}
-
-/** A fee rate in basis points as a percent figure for the locale: 50 → "0.5". */
-export function formatRate(bp: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(bp / 100);
 }
 
 /** The typed amount as the API expects it: digits, "." and at most 2 decimals. */

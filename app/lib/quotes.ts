@@ -1,7 +1,7 @@
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { useEffect, useRef, useState } from "react";
 import { parseServerMessage, type ServerMessage } from "../../durable-objects/protocol";
-import { parsePriceE8 } from "../../worker/domain/trades/settlement";
+import { parsePriceE8 } from "../../worker/domain/money/units";
 
 /**
  * Live quotes: one reconnecting WebSocket per symbol (`/ws/quotes/BTC-USDT`), shared by every

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../worker/api/envelope";
 import { parseJsonObject } from "../../worker/middleware/input";
-import { formatUsdt } from "../../app/lib/format";
+import { formatUsdt } from "../../worker/domain/money/units";
 
 describe("JSON body parsing", () => {
   it("returns plain objects and refuses everything else with an ApiError", () => {

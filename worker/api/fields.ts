@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseAmount } from "../domain/ledger/amount";
+import { parseAmount } from "../domain/money/units";
 
 /**
  * zod building blocks for request fields. Form posts send everything as strings, so numbers

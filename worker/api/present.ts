@@ -2,7 +2,7 @@
  * How money objects look in API answers: USDT as decimal strings (at most 2 decimals in,
  * exact micro-units out as `*_micro`), times in ms. One place, so every screen agrees.
  */
-import { formatAmount } from "../domain/ledger/amount";
+import { formatAmount, formatAmountExact } from "../domain/money/units";
 import type { Deposit, DepositChannel } from "../domain/deposits/deposits";
 import type { Withdrawal } from "../domain/withdrawals/withdrawals";
 import type { BankCard, Wallet } from "../domain/binding/binding";
@@ -10,9 +10,9 @@ import { maskCardLast4 } from "../domain/binding/validate";
 import type { StatementLine } from "../domain/ledger/statement";
 import type { WithdrawalRule } from "../domain/withdrawals/fees";
 
+/** Short names for the two forms answers use: cut to the cent, and every micro-unit. */
 export const usdt = (micro: number) => formatAmount(micro);
-/** Every micro-unit, at least 2 decimals: "1.00", "0.005" (proportional fees can have more). */
-export const usdtExact = (micro: number) => formatAmount(micro, 6).replace(/(\.\d\d\d*?)0+$/, "$1");
+export const usdtExact = formatAmountExact;
 
 /** A channel as operators configure it (the xpub is for the console only: it reveals every user's address). */
 export function channelOut(c: DepositChannel) {
@@ -91,3 +91,14 @@ export function lineOut(l: StatementLine) {
     created_at: l.created_at_ms,
   };
 }
+
+/** The answer shapes, declared once by the functions above; the pages import them as types. */
+export type ChannelOut = ReturnType<typeof channelOut>;
+/** `address_hint`: why there is no address (no session), added by the public channel list. */
+export type UserChannelOut = ReturnType<typeof userChannelOut> & { address_hint?: string };
+export type DepositOut = ReturnType<typeof depositOut>;
+export type WithdrawalOut = ReturnType<typeof withdrawalOut>;
+export type WithdrawalRuleOut = ReturnType<typeof ruleOut>;
+export type WalletOut = ReturnType<typeof walletOut>;
+export type BankCardOut = ReturnType<typeof bankCardOut>;
+export type LineOut = ReturnType<typeof lineOut>;

@@ -3,8 +3,9 @@ import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Empty } from "../nav";
 import { useUi } from "../ui";
-import { formatDateTime, formatUsdt } from "../../lib/format";
+import { formatDateTime } from "../../lib/format";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { formatSigned } from "../../../worker/domain/money/units";
 
 /** Parts shared by the console's money pages (queues, users, adjustments, settings, ledger). */
 
@@ -13,20 +14,10 @@ export function useOperator(): { id: number; account: string } | undefined {
   return useRouteLoaderData<{ operator: { id: number; account: string } }>("routes/admin")?.operator;
 }
 
-/**
- * Every micro-USDT, at least 2 decimals: fees and payouts can carry fractions of a cent and an
- * operator paying out must see the exact figure, not a truncated one.
- */
-export function usdtExact(micro: number, locale: string): string {
-  const fraction = String(Math.abs(micro) % 1_000_000).padStart(6, "0").replace(/0+$/, "");
-  return formatUsdt(micro, locale, Math.max(2, fraction.length));
-}
-
 /** A signed amount: "+12.50" in green, "-3.00" in red. */
 export function Signed({ micro }: { micro: number }) {
   const { i18n } = useTranslation();
-  const text = usdtExact(micro, i18n.language);
-  return <span className={micro < 0 ? "amount-neg" : micro > 0 ? "amount-pos" : undefined}>{micro > 0 ? `+${text}` : text}</span>;
+  return <span className={micro < 0 ? "amount-neg" : micro > 0 ? "amount-pos" : undefined}>{formatSigned(micro, i18n.language)}</span>;
 }
 
 /** Tabs that switch `?status=` (and reset the page). The first status is the default. */
@@ -229,13 +220,6 @@ export function Destination({ text, tag, showHead = true }: { text: string; tag?
       </code>
     </div>
   );
-}
-
-/** "USDT" amounts typed by an operator ("12.5") as micro-USDT, or null when not a valid amount. */
-export function parseUsdt(text: string): number | null {
-  const m = /^\s*(\d{1,12})(?:\.(\d{0,6}))?\s*$/.exec(text);
-  if (!m) return null;
-  return Number(m[1]) * 1_000_000 + Number((m[2] ?? "").padEnd(6, "0"));
 }
 
 /** Rows per page of a console queue (the loaders ask for this many). */

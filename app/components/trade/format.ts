@@ -1,21 +1,9 @@
 /**
- * Display helpers for prices and trade figures. Prices stay exact decimal strings: the whole
- * part is grouped for the locale (BigInt, no float) and the decimals are kept as they came.
+ * Display helpers for trade figures. Prices and rates as text come from
+ * worker/domain/money/units.ts (`formatPrice`, `formatBp`).
  */
-import { parsePriceE8 } from "../../../worker/domain/trades/settlement";
+import { parsePriceE8 } from "../../../worker/domain/money/units";
 import type { Direction } from "./types";
-
-function decimalSeparator(locale: string): string {
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: 1 }).formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
-}
-
-/** "67012.5" → "67,012.5" (en) / "67.012,5" (de). Anything unparsable comes back as "--". */
-export function formatPrice(price: string | null | undefined, locale: string): string {
-  if (!price || !/^\d+(\.\d+)?$/.test(price)) return "--";
-  const [whole, fraction] = price.split(".");
-  const grouped = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(whole));
-  return fraction ? `${grouped}${decimalSeparator(locale)}${fraction}` : grouped;
-}
 
 /** "1.23" → "+1.23%", "-0.50" → "-0.50%". */
 export function formatChange(change_pct: string | null | undefined): string {
@@ -67,11 +55,6 @@ export function formatCountdown(ms: number): string {
 /** Local clock time with seconds: "14:32:05". */
 export function formatClock(ms: number, locale: string): string {
   return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(new Date(ms));
-}
-
-/** A rate in basis points as a percent figure: 8500 → "85", 150 → "1.5". */
-export function formatBp(bp: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(bp / 100);
 }
 
 /** Decimals to show for a product's prices (at least 2, as the API sends them). */

@@ -1,12 +1,11 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { formatUsdt } from "../../lib/format";
-import { formatSigned } from "../../lib/money";
+import { formatPrice, formatSigned, formatUsdt } from "../../../worker/domain/money/units";
 import { useQuotes } from "../../lib/quotes";
 import { AppLink, Empty } from "../nav";
 import { DirectionTag, Signed, StatusPill, useLocalTime } from "./bits";
-import { formatCountdown, formatPrice, standing } from "./format";
+import { formatCountdown, standing } from "./format";
 import type { Order } from "./types";
 import { useNow, useServerOffset } from "../../lib/use-now";
 

@@ -1,14 +1,13 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { parseAmount } from "../../../worker/domain/ledger/amount";
-import { formatUsdt } from "../../lib/format";
-import { cleanAmountInput, formatUsdtExact } from "../../lib/money";
+import { formatAmount, formatBp, formatUsdt, formatUsdtExact, MICRO_PER_USDT, parseAmount } from "../../../worker/domain/money/units";
+import { cleanAmountInput } from "../../lib/money";
 import { useQuotes, withLive } from "../../lib/quotes";
 import type { PageEnvelope } from "../../lib/use-envelope";
 import { announceChange } from "../../lib/use-user-channel";
 import { useUi } from "../ui";
-import { formatBp, formatClock, formatCountdown } from "./format";
+import { formatClock, formatCountdown } from "./format";
 import { previewOrder } from "../../lib/order-preview";
 import { ChangePill, LivePrice } from "./quote-block";
 import type { Direction, Order, Product } from "./types";
@@ -27,7 +26,7 @@ function newClientOrderId(): string {
 
 /** Quick amounts offered under the field, within the duration's limits. */
 function quickAmounts(min_micro: number, max_micro: number): number[] {
-  const picks = [10, 50, 100, 500, 1000].map((u) => u * 1_000_000).filter((m) => m >= min_micro && m <= max_micro);
+  const picks = [10, 50, 100, 500, 1000].map((u) => u * MICRO_PER_USDT).filter((m) => m >= min_micro && m <= max_micro);
   return picks.length ? picks.slice(0, 4) : [min_micro];
 }
 
@@ -206,8 +205,8 @@ export function OrderSheet({
             {duration ? (
               <div className="t-quick" aria-label={t("sheet.quick")}>
                 {quickAmounts(duration.min_amount_micro, duration.max_amount_micro).map((m) => (
-                  <button key={m} type="button" className={stake === m ? "t-quick-item t-quick-on" : "t-quick-item"} onClick={() => setAmount(String(m / 1_000_000))}>
-                    {formatUsdt(m, locale, 0)}
+                  <button key={m} type="button" className={stake === m ? "t-quick-item t-quick-on" : "t-quick-item"} onClick={() => setAmount(formatAmount(m, 0))}>
+                    {formatUsdt(m, locale, { digits: 0 })}
                   </button>
                 ))}
               </div>

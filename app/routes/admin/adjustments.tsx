@@ -5,7 +5,8 @@ import { InlineAction, Pager, Signed, StatusPill, StatusTabs, TableWrap, pagePar
 import { Empty } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
-import { formatDateTime, formatUsdt } from "../../lib/format";
+import { formatDateTime } from "../../lib/format";
+import { formatUsdt } from "../../../worker/domain/money/units";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 

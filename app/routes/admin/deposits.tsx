@@ -2,11 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Decided, Destination, InlineAction, parseUsdt, QueuePage, Screenshot, StatusPill, SubmitterCells, TableWrap, useAction, useOperator } from "../../components/admin/money";
+import { Decided, Destination, InlineAction, QueuePage, Screenshot, StatusPill, SubmitterCells, TableWrap, useAction, useOperator } from "../../components/admin/money";
 import { decideInQueue, loadQueue } from "../../lib/admin-queue.server";
 import { useUi } from "../../components/ui";
 import { adminApi } from "../../lib/admin.server";
-import { formatUsdt } from "../../lib/format";
+import { formatUsdt, parseAmount } from "../../../worker/domain/money/units";
 import type { DepositItem as Deposit } from "../../lib/money";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -170,9 +170,10 @@ function ApproveForm({ d, threshold, fetcher, busy }: { d: DepositItem; threshol
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
-    const micro = parseUsdt(String(data.get("amount") ?? ""));
+    const typed = parseAmount(String(data.get("amount") ?? ""));
     const tx_ref = String(data.get("tx_ref") ?? "").trim();
-    if (micro === null || micro <= 0 || micro % 10_000 !== 0) return ui.toast(t("deposits.need_amount"));
+    if (typed.status !== "ok") return ui.toast(t("deposits.need_amount"));
+    const micro = typed.amount_micro;
     if (!tx_ref) return ui.toast(t("need_value", { field: t("deposits.tx_ref") }));
     const vars = { id: d.id, amount: formatUsdt(micro, i18n.language), account: d.account || `#${d.user_id}`, tx_ref };
     const key = d.status === "confirming" ? "deposits.confirm_second" : threshold !== null && micro >= threshold ? "deposits.confirm_first" : "deposits.confirm_approve";

@@ -1,25 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TableWrap, usdtExact } from "../../components/admin/money";
+import { TableWrap } from "../../components/admin/money";
 import { adminApiOrLogin } from "../../lib/admin.server";
 import { formatDateTime } from "../../lib/format";
+import { formatUsdtExact } from "../../../worker/domain/money/units";
+import type { LedgerReport } from "../../../worker/domain/ledger/check";
 export { shouldRevalidate } from "../../lib/revalidate";
 
-type Report = {
-  ok: boolean;
-  accounts: number;
-  transfers: number;
-  debits_micro: number;
-  credits_micro: number;
-  balance_sum_micro: number;
-  debits: string;
-  credits: string;
-  balance_sum: string;
-  drift: { account_key: string; cached_balance_micro: number; ledger_balance_micro: number }[];
-  negative_user_accounts: string[];
-  unsafe_amounts: number;
-};
+/** The ledger check as the console API answers it: the domain report plus its totals as text. */
+type Report = LedgerReport & { debits: string; credits: string; balance_sum: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await adminApiOrLogin<Report>(context, request, "/api/admin/ledger/check");
@@ -54,9 +44,9 @@ export default function AdminLedger() {
           <div className="stats">
             <Stat label={t("ledger.accounts")} value={r.accounts.toLocaleString(lng)} />
             <Stat label={t("ledger.transfers")} value={r.transfers.toLocaleString(lng)} />
-            <Stat label={t("ledger.debits")} value={usdtExact(r.debits_micro, lng)} bad={r.debits_micro !== r.credits_micro} />
-            <Stat label={t("ledger.credits")} value={usdtExact(r.credits_micro, lng)} bad={r.debits_micro !== r.credits_micro} />
-            <Stat label={t("ledger.balance_sum")} value={usdtExact(r.balance_sum_micro, lng)} note={t("ledger.balance_sum_note")} bad={r.balance_sum_micro !== 0} testId="ledger-balance-sum" />
+            <Stat label={t("ledger.debits")} value={formatUsdtExact(r.debits_micro, lng)} bad={r.debits_micro !== r.credits_micro} />
+            <Stat label={t("ledger.credits")} value={formatUsdtExact(r.credits_micro, lng)} bad={r.debits_micro !== r.credits_micro} />
+            <Stat label={t("ledger.balance_sum")} value={formatUsdtExact(r.balance_sum_micro, lng)} note={t("ledger.balance_sum_note")} bad={r.balance_sum_micro !== 0} testId="ledger-balance-sum" />
             <Stat label={t("ledger.unsafe")} value={String(r.unsafe_amounts)} bad={r.unsafe_amounts !== 0} />
           </div>
 
@@ -81,9 +71,9 @@ export default function AdminLedger() {
                       <td>
                         <code className="mono">{d.account_key}</code>
                       </td>
-                      <td className="num">{usdtExact(d.cached_balance_micro, lng)}</td>
-                      <td className="num">{usdtExact(d.ledger_balance_micro, lng)}</td>
-                      <td className="num amount-neg">{usdtExact(d.cached_balance_micro - d.ledger_balance_micro, lng)}</td>
+                      <td className="num">{formatUsdtExact(d.cached_balance_micro, lng)}</td>
+                      <td className="num">{formatUsdtExact(d.ledger_balance_micro, lng)}</td>
+                      <td className="num amount-neg">{formatUsdtExact(d.cached_balance_micro - d.ledger_balance_micro, lng)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ExposureChart, type ExposurePoint } from "../../components/admin/exposure-chart";
 import { ProductForm, type ProductRow } from "../../components/admin/product-form";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
-import { formatUsdt } from "../../lib/format";
+import { formatUsdt } from "../../../worker/domain/money/units";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 

@@ -2,18 +2,20 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useLoaderData } from "@remix-run/react";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { TableWrap, parseUsdt, useAction, usdtExact } from "../../components/admin/money";
+import { TableWrap, useAction } from "../../components/admin/money";
 import { Field } from "../../components/form";
 import { Empty } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
-import { formatUsdt } from "../../lib/format";
+import type { ChannelOut, WithdrawalRuleOut } from "../../../worker/api/present";
+import { formatBp, formatUsdt, formatUsdtExact, parseAmount } from "../../../worker/domain/money/units";
+import { quoteWithdrawal } from "../../../worker/domain/withdrawals/fees";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
-type Channel = { id: number; currency: string; chain: string; address: string; xpub: string; min_amount: string; min_amount_micro: number; enabled: boolean; sort?: number };
+type Channel = ChannelOut;
 type Bank = { enabled: boolean; bank: string; holder: string; account: string; branch: string; min_amount: string; min_amount_micro: number };
-type Rule = { fee_fixed: string; fee_fixed_micro: number; fee_rate_bp: number; min_amount: string; min_amount_micro: number; enabled: boolean };
+type Rule = WithdrawalRuleOut;
 type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule }; four_eyes: { threshold: string; threshold_micro: number } };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -217,9 +219,16 @@ function BankForm({ bank }: { bank: Bank }) {
   );
 }
 
-/** Basis points as a percentage with two decimals: 50 → "0.50%". */
-function percent(bp: number, locale: string) {
-  return new Intl.NumberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(bp / 10_000);
+/** A typed amount in micro-USDT; "0" counts (a rule may have no fixed fee), bad text is null. */
+function typedMicro(text: string): number | null {
+  const r = parseAmount(text);
+  return r.status === "ok" ? r.amount_micro : r.status === "not_positive" ? 0 : null;
+}
+
+/** The fee the server would charge on an example amount under the rule as typed (null: not a rule yet). */
+function examplePreview(bp: number | null, fixed: number | null, example: number) {
+  if (bp === null || bp > 10_000 || fixed === null) return null;
+  return quoteWithdrawal({ fee_fixed_micro: fixed, fee_rate_bp: bp, min_amount_micro: 0, enabled: true }, example);
 }
 
 function RuleForm({ channel, rule }: { channel: "trc20" | "bank"; rule: Rule }) {
@@ -229,11 +238,8 @@ function RuleForm({ channel, rule }: { channel: "trc20" | "bank"; rule: Rule }) 
   const [fixed, setFixed] = useState(rule.fee_fixed);
   const [min, setMin] = useState(rule.min_amount);
   const bpNumber = /^\d{1,5}$/.test(bp.trim()) ? Number(bp.trim()) : null;
-  const fixedMicro = parseUsdt(fixed);
-  const minMicro = parseUsdt(min);
-  // The same arithmetic as worker/domain/withdrawals/fees.ts, on an example amount.
-  const example = Math.max(100_000_000, minMicro ?? 0);
-  const fee = bpNumber !== null && bpNumber <= 10_000 && fixedMicro !== null ? fixedMicro + Math.floor((example * bpNumber) / 10_000) : null;
+  const example = Math.max(100_000_000, typedMicro(min) ?? 0);
+  const quote = examplePreview(bpNumber, typedMicro(fixed), example);
   return (
     <ConfigForm intent="rule" hidden={{ channel }} title={t(`withdrawals.channel_${channel}`)} testId={`rule-form-${channel}`}>
       <fieldset className="plain-fieldset" key={JSON.stringify(rule)}>
@@ -248,14 +254,14 @@ function RuleForm({ channel, rule }: { channel: "trc20" | "bank"; rule: Rule }) 
           step={1}
           value={bp}
           onChange={(e) => setBp(e.target.value)}
-          hint={bpNumber !== null && bpNumber <= 10_000 ? t("money.fee_rate_hint", { percent: percent(bpNumber, lng) }) : t("money.fee_rate_invalid")}
+          hint={bpNumber !== null && bpNumber <= 10_000 ? t("money.fee_rate_hint", { percent: formatBp(bpNumber, lng, { percent: true }) }) : t("money.fee_rate_invalid")}
           data-testid="fee-rate"
         />
         <Field label={t("money.minimum_usdt")} name="min_amount" value={min} onChange={(e) => setMin(e.target.value)} inputMode="decimal" data-testid="min-amount" />
         <p className="example" data-testid="fee-example">
-          {fee !== null && fee < example
-            ? t("money.fee_example", { amount: formatUsdt(example, lng), fee: usdtExact(fee, lng), actual: usdtExact(example - fee, lng) })
-            : fee !== null
+          {quote?.status === "ok"
+            ? t("money.fee_example", { amount: formatUsdt(example, lng), fee: formatUsdtExact(quote.fee_micro, lng), actual: formatUsdtExact(quote.actual_micro, lng) })
+            : quote !== null
               ? t("money.fee_example_all", { amount: formatUsdt(example, lng) })
               : t("money.fee_example_na")}
         </p>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Pager, Signed, StatusPill, TableWrap, pageParam, parseUsdt, useAction, usdtExact } from "../../components/admin/money";
+import { Pager, Signed, StatusPill, TableWrap, pageParam, useAction } from "../../components/admin/money";
 import { Field } from "../../components/form";
 import { Empty } from "../../components/nav";
 import { useUi } from "../../components/ui";
@@ -10,6 +10,7 @@ import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { formatDateTime } from "../../lib/format";
 import type { StatementLine } from "../../lib/money";
 import { useLedgerWords } from "../../lib/ledger-words";
+import { formatUsdtExact, parseAmountExact } from "../../../worker/domain/money/units";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
@@ -43,12 +44,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   });
 }
 
-/** The balances come as exact decimal strings only (worker/api/present.ts usdtExact) → micro-USDT. */
-function micro(s: string): number {
-  const negative = s.startsWith("-");
-  const v = parseUsdt(negative ? s.slice(1) : s) ?? 0;
-  return negative ? -v : v;
-}
 
 /** One user: balances from the ledger, their statement, and a four-eyes adjustment proposal. */
 export default function AdminUser() {
@@ -78,7 +73,7 @@ export default function AdminUser() {
         {cards.map(([key, value]) => (
           <div className={key === "total" ? "card stat stat-total" : "card stat"} key={key} data-testid={`balance-${key}`}>
             <span className="muted">{t(`ledger_account.${key}`)}</span>
-            <strong>{usdtExact(micro(value), lng)}</strong>
+            <strong>{formatUsdtExact(parseAmountExact(value) ?? 0, lng)}</strong>
             <span className="muted">USDT</span>
           </div>
         ))}
@@ -139,7 +134,7 @@ export default function AdminUser() {
                   <td className="num strong">
                     <Signed micro={l.amount_micro} />
                   </td>
-                  <td className="num">{usdtExact(l.balance_after_micro, lng)}</td>
+                  <td className="num">{formatUsdtExact(l.balance_after_micro, lng)}</td>
                   <td>
                     <code className="mono nowrap">{l.counterparty}</code>
                   </td>

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Decided, Destination, InlineAction, QueuePage, SubmitterCells, useAction, usdtExact } from "../../components/admin/money";
+import { Decided, Destination, InlineAction, QueuePage, SubmitterCells, useAction } from "../../components/admin/money";
 import { decideInQueue, loadQueue } from "../../lib/admin-queue.server";
 import { useCopy } from "../../components/ui";
-import { formatUsdt } from "../../lib/format";
+import { formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
 import type { WithdrawalItem as Withdrawal } from "../../lib/money";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -50,7 +50,7 @@ function WithdrawalRow({ w }: { w: WithdrawalItem }) {
   const { t, i18n } = useTranslation("admin");
   const { fetcher, busy } = useAction();
   const lng = i18n.language;
-  const actual = usdtExact(w.actual_micro, lng);
+  const actual = formatUsdtExact(w.actual_micro, lng);
   const who = w.account || `#${w.user_id}`;
   const copy = useCopy();
   // "USDT · TRC20 · <address>": the address is what gets pasted into the wallet.
@@ -68,7 +68,7 @@ function WithdrawalRow({ w }: { w: WithdrawalItem }) {
         ) : null}
       </td>
       <td className="num">{formatUsdt(w.amount_micro, lng)}</td>
-      <td className="num muted-cell">{usdtExact(w.fee_micro, lng)}</td>
+      <td className="num muted-cell">{formatUsdtExact(w.fee_micro, lng)}</td>
       <td className="num strong">{actual}</td>
       <td className="actions-cell">
         {w.status === "review" ? (

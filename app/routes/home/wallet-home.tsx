@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { AppLink, Screen } from "../../components/nav";
 import { useCopy } from "../../components/ui";
 import { apiOrLogin } from "../../lib/api.server";
-import { formatUsdt } from "../../lib/format";
+import { formatUsdt } from "../../../worker/domain/money/units";
 import type { Contacts, Slide } from "../../lib/types";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Screen } from "../../components/nav";
 import { CandleChart, IntervalTabs } from "../../components/trade/candle-chart";
-import { formatBp, priceDecimals } from "../../components/trade/format";
+import { priceDecimals } from "../../components/trade/format";
 import { orderAction } from "../../lib/order-action.server";
 import { BuyButtons, OrderSheet } from "../../components/trade/order-sheet";
 import { readInterval, writeIndex, writeInterval } from "../../lib/trade-prefs";
@@ -14,6 +14,7 @@ import { apiOrLogin } from "../../lib/api.server";
 import { useQuotes, withLive } from "../../lib/quotes";
 import { useRootData } from "../../root";
 import tradeStyles from "../../styles/trade.css";
+import { formatBp } from "../../../worker/domain/money/units";
 export { shouldRevalidate } from "../../lib/revalidate";
 export { clientAction } from "../../lib/client-action";
 

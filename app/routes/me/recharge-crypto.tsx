@@ -10,7 +10,7 @@ import { RechargeRecordsLink, RechargeReportForm } from "../../components/money/
 import { rechargeAction } from "../../lib/recharge-action.server";
 import { AppLink, Screen } from "../../components/nav";
 import { apiOrLogin } from "../../lib/api.server";
-import { formatUsdt } from "../../lib/format";
+import { formatUsdt } from "../../../worker/domain/money/units";
 import { newRequestKey, type DepositChannel } from "../../lib/money";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";

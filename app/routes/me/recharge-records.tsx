@@ -6,7 +6,7 @@ import { LocalTime } from "../../components/money/local-time";
 import { StatusBadge, type StatusTone } from "../../components/money/status-badge";
 import { AppLink, Screen } from "../../components/nav";
 import { apiOrLogin } from "../../lib/api.server";
-import { formatUsdt } from "../../lib/format";
+import { formatUsdt } from "../../../worker/domain/money/units";
 import { loadPages, PAGE_ROWS, pagesParam, type DepositItem, type DepositStatus, type Paged } from "../../lib/money";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";

@@ -6,9 +6,10 @@ import { useLedgerWords } from "../../lib/ledger-words";
 import { Notice } from "../../components/money/notice";
 import { AppLink, Screen } from "../../components/nav";
 import { apiOrLogin } from "../../lib/api.server";
-import { formatSigned, formatUsdtExact, type StatementLine } from "../../lib/money";
+import { type StatementLine } from "../../lib/money";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";
+import { formatSigned, formatUsdtExact } from "../../../worker/domain/money/units";
 export { shouldRevalidate } from "../../lib/revalidate";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyles }];

@@ -6,9 +6,10 @@ import { LocalTime } from "../../components/money/local-time";
 import { useLedgerWords } from "../../lib/ledger-words";
 import { AppLink, Screen } from "../../components/nav";
 import { apiOrLogin } from "../../lib/api.server";
-import { formatSigned, formatUsdtExact, loadPages, PAGE_ROWS, pagesParam, type Paged, type StatementLine } from "../../lib/money";
+import { loadPages, PAGE_ROWS, pagesParam, type Paged, type StatementLine } from "../../lib/money";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";
+import { formatSigned, formatUsdtExact } from "../../../worker/domain/money/units";
 export { shouldRevalidate } from "../../lib/revalidate";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyles }];

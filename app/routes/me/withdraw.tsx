@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formatAmount, parseAmount } from "../../../worker/domain/ledger/amount";
+import { formatAmount, formatBp, formatUsdt, formatUsdtExact, parseAmount } from "../../../worker/domain/money/units";
 import { quoteWithdrawal, type Quote } from "../../../worker/domain/withdrawals/fees";
 import { missingFields } from "../../components/form";
 import { AmountInput } from "../../components/money/amount-input";
@@ -13,8 +13,7 @@ import { Notice } from "../../components/money/notice";
 import { AppLink, Screen } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { api, apiOrLogin } from "../../lib/api.server";
-import { formatUsdt } from "../../lib/format";
-import { formatRate, formatUsdtExact, newRequestKey, type BankCardItem, type WalletItem, type WithdrawalRuleOut, type WithdrawInfo } from "../../lib/money";
+import { newRequestKey, type BankCardItem, type WalletItem, type WithdrawalRuleOut, type WithdrawInfo } from "../../lib/money";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";
@@ -59,7 +58,7 @@ function useFeeRule() {
   const locale = useRootData()?.locale ?? "en";
   return (rule: WithdrawalRuleOut) => {
     const fixed = formatUsdtExact(rule.fee_fixed_micro, locale);
-    const rate = formatRate(rule.fee_rate_bp, locale);
+    const rate = formatBp(rule.fee_rate_bp, locale);
     if (rule.fee_fixed_micro > 0 && rule.fee_rate_bp > 0) return t("draw_money.fee_rule_both", { fixed, rate });
     if (rule.fee_fixed_micro > 0) return t("draw_money.fee_rule_fixed", { fixed });
     if (rule.fee_rate_bp > 0) return t("draw_money.fee_rule_rate", { rate });

@@ -8,8 +8,8 @@ import { StatusBadge, type StatusTone } from "../../components/money/status-badg
 import { AppLink, Screen } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { api, apiOrLogin } from "../../lib/api.server";
-import { formatUsdt } from "../../lib/format";
-import { formatUsdtExact, loadPages, PAGE_ROWS, pagesParam, type Paged, type WithdrawalItem, type WithdrawalStatus } from "../../lib/money";
+import { formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
+import { loadPages, PAGE_ROWS, pagesParam, type Paged, type WithdrawalItem, type WithdrawalStatus } from "../../lib/money";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";

@@ -4,12 +4,11 @@ import { Fragment, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Screen } from "../../components/nav";
 import { DirectionTag, Signed, StatusPill, useLocalTime } from "../../components/trade/bits";
-import { comparePrices, formatBp, formatCountdown, formatPrice } from "../../components/trade/format";
+import { comparePrices, formatCountdown } from "../../components/trade/format";
 import type { AuditTick, Order } from "../../components/trade/types";
 import { useNow, useServerOffset } from "../../lib/use-now";
 import { apiOrLogin } from "../../lib/api.server";
-import { formatUsdt } from "../../lib/format";
-import { formatSigned, formatUsdtExact } from "../../lib/money";
+import { formatBp, formatPrice, formatSigned, formatUsdt, formatUsdtExact, parseAmountExact } from "../../../worker/domain/money/units";
 import { useRootData } from "../../root";
 import tradeStyles from "../../styles/trade.css";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -24,14 +23,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await apiOrLogin<OrderInfo>(context, request, "/api/order/orderinfo", { id });
   if (res.code !== 1) throw new Response(res.msg, { status: 404 });
   return { order: res.data };
-}
-
-/** "185.5" / "0.005" (an exact USDT string from the API) → micro-USDT. */
-function toMicro(text: string | null): number | null {
-  const m = text ? /^(-?)(\d{1,13})(?:\.(\d{1,6}))?$/.exec(text) : null;
-  if (!m) return null;
-  const v = Number(m[2]) * 1_000_000 + Number((m[3] ?? "").padEnd(6, "0"));
-  return m[1] ? -v : v;
 }
 
 /**
@@ -60,8 +51,8 @@ export default function OrderDetail() {
     }
   }, [open, now, serverNow, order.delivery_at, revalidator]);
 
-  const payout = toMicro(order.payout);
-  const income = toMicro(order.expected_income);
+  const payout = parseAmountExact(order.payout);
+  const income = parseAmountExact(order.expected_income);
 
   return (
     <Screen title={t("detail_title")} back>

@@ -156,6 +156,13 @@ describe("placing orders", () => {
     const r = await call("/api/order/quote", { product_id: FAST_ID, amount: "100", seconds: 2 }, { token: u.token });
     expect(r.data).toEqual({ amount: "100.00", fee: "1.00", expected_income: "85.00", guarantee: "100.00", break_even_win_rate: 54.6 });
   });
+
+  it("the expected income is the settlement's own winnings, exact for large stakes", async () => {
+    const u = await user(10);
+    const r = await call("/api/order/quote", { product_id: FAST_ID, amount: "555555555.55", seconds: 2 }, { token: u.token });
+    // stake × 8,500 bp in floats ends in ...217.499; the BigInt rule gives ...217.5 exactly.
+    expect(r.data.expected_income).toBe("472222222.2175");
+  });
 });
 
 describe("settlement", () => {

@@ -53,6 +53,13 @@ describe("settle", () => {
     expect(winnings(9_000_000_000_000_000 / 10_000, 9999)).toBe(Number((BigInt(9e11) * 9999n) / 10000n));
   });
 
+  it("is exact where floats are not: 555,555,555.55 USDT at 8,500 bp", () => {
+    const stake = 555_555_555_550_000;
+    expect(winnings(stake, 8500)).toBe(472_222_222_217_500);
+    // What stake × rate in floats gave (the answers' expected income before): one micro short.
+    expect(Math.floor((stake * 8500) / 10_000)).toBe(472_222_222_217_499);
+  });
+
   it("properties: exactly one outcome; money is conserved; the result depends only on the price", () => {
     fc.assert(
       fc.property(

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { breakEvenWinRateBp, formatPriceE8, parsePriceE8 } from "../../domain/trades/settlement";
+import { breakEvenWinRateBp, formatPriceE8, parsePriceE8, winnings } from "../../domain/trades/settlement";
 import { getProduct, getUserOrder, listProducts, listUserOrders, orderFee, type Duration, type Order, type ProductWithDurations } from "../../domain/trades/orders";
 import { requireUser } from "../../middleware/auth";
 import { hubConfigForProduct, hubFor, hubStub } from "../../quotes";
@@ -58,7 +58,7 @@ export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; rol
     seconds: o.seconds,
     profit_rate: rate(o.profit_rate_bp),
     profit_rate_bp: o.profit_rate_bp,
-    expected_income: usdtExact(Math.floor((o.stake_micro * o.profit_rate_bp) / 10_000)),
+    expected_income: usdtExact(winnings(o.stake_micro, o.profit_rate_bp)),
     quote_price: formatPriceE8(o.quote_price_e8),
     entry_price: formatPriceE8(o.entry_price_e8),
     entry_ts: o.entry_tick_ts_ms,
@@ -152,7 +152,7 @@ export const orderApi = new Hono<AppEnv>()
     return ok(c, {
       amount: usdt(body.amount),
       fee: usdtExact(fee),
-      expected_income: usdtExact(Math.floor((body.amount * d.profit_rate_bp) / 10_000)),
+      expected_income: usdtExact(winnings(body.amount, d.profit_rate_bp)),
       guarantee: usdt(body.amount),
       break_even_win_rate: breakEvenWinRateBp(body.amount, fee, d.profit_rate_bp) / 100,
     });

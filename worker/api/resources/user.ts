@@ -8,7 +8,7 @@ import { changePassword, loginUser, registerUser, setUserLanguage, type User } f
 import { revokeSession } from "../../domain/identity/session";
 import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/rules";
 import { requireUser } from "../../middleware/auth";
-import { formatAmount } from "../../domain/ledger/amount";
+import { formatAmount } from "../../domain/money/units";
 import { userBalances, type UserBalances } from "../../domain/ledger/balances";
 import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { text } from "../fields";

@@ -2,10 +2,11 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { app_config } from "../../db/schema";
 import { auditInsert } from "../audit/log";
+import { MICRO_PER_USDT } from "../money/units";
 
 /** Deposits credited at or above this many micro-USDT need a second, different operator. */
 export const FOUR_EYES_KEY = "deposits.four_eyes_micro";
-export const FOUR_EYES_DEFAULT_MICRO = 10_000 * 1_000_000;
+export const FOUR_EYES_DEFAULT_MICRO = 10_000 * MICRO_PER_USDT;
 
 export async function getFourEyesThreshold(db: Db): Promise<number> {
   const row = await db.query.app_config.findFirst({ where: eq(app_config.key, FOUR_EYES_KEY) });

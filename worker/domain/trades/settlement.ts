@@ -1,5 +1,5 @@
 /**
- * Settlement of a timed up/down contract: the rules in one place (DESIGN.md section 4).
+ * Settlement of a timed up/down contract: the rules in one place.
  *
  * - Entry price: the latest tick at purchase time (the order stores it and its tick).
  * - Settlement price: the latest tick at or before the delivery time.
@@ -10,8 +10,10 @@
  * - A win pays the stake back plus stake × profit rate (rounded down to the micro-unit).
  *
  * Prices are decimal strings scaled to integers (`price_e8`: price × 10^8) so comparisons are
- * exact; no floating point decides an outcome.
+ * exact; no floating point decides an outcome. Their text form lives in domain/money/units.ts.
  */
+// Re-exported so the quote hub and the console keep their import path; the home is units.ts.
+export { formatPriceE8, parsePriceE8 } from "../money/units";
 export type Direction = "up" | "down";
 export type Tick = { ts_ms: number; price_e8: number };
 
@@ -85,21 +87,4 @@ function assertOrder(o: SettlementInput) {
     if (!Number.isSafeInteger(v) || v < 0) throw new Error(`settle: ${k} must be a non-negative safe integer`);
   }
   if (o.stake_micro <= 0 || o.entry_price_e8 <= 0) throw new Error("settle: stake and entry price must be positive");
-}
-
-/** "61234.5" → 6123450000000 (price × 10^8), or null if not a plain positive decimal. */
-export function parsePriceE8(text: string | number): number | null {
-  const s = typeof text === "number" ? (Number.isFinite(text) && !/e/i.test(String(text)) ? String(text) : "") : text.trim();
-  const m = /^(\d{1,9})(?:\.(\d{1,8}))?$/.exec(s);
-  if (!m) return null;
-  const v = Number(m[1]) * 1e8 + Number((m[2] ?? "").padEnd(8, "0"));
-  return v > 0 && Number.isSafeInteger(v) ? v : null;
-}
-
-/** 6123450000000 → "61234.5" (trailing zeros dropped, at least `min_decimals`). */
-export function formatPriceE8(price_e8: number, min_decimals = 2): string {
-  const whole = Math.floor(price_e8 / 1e8);
-  let frac = String(price_e8 % 1e8).padStart(8, "0").replace(/0+$/, "");
-  if (frac.length < min_decimals) frac = frac.padEnd(min_decimals, "0");
-  return frac ? `${whole}.${frac}` : String(whole);
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatAmount, MAX_AMOUNT_MICRO, parseAmount } from "../../../worker/domain/ledger/amount";
+import { formatAmount, MAX_AMOUNT_MICRO, parseAmount } from "../../../worker/domain/money/units";
 
 describe("parseAmount", () => {
   it.each([
