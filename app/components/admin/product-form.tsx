@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Field } from "../form";
 import { useUi } from "../ui";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { formatBp } from "../../../worker/domain/money/units";
 
 export type DurationRow = { seconds: number; profit_rate_bp: number; min_amount: string; max_amount: string };
 export type ProductRow = {
@@ -47,7 +48,7 @@ export const EMPTY_PRODUCT: ProductRow = {
  * form says why (the server refuses such a change in any case).
  */
 export function ProductForm({ product, action }: { product: ProductRow; action?: string }) {
-  const { t } = useTranslation("admin");
+  const { t, i18n } = useTranslation("admin");
   const ui = useUi();
   const fetcher = useFetcher<PageEnvelope>();
   const [durations, setDurations] = useState<DurationRow[]>(product.durations);
@@ -103,7 +104,7 @@ export function ProductForm({ product, action }: { product: ProductRow; action?:
                 <input type="number" value={d.seconds} onChange={(e) => set(i, { seconds: Number(e.target.value) })} aria-label={t("products.seconds")} />
               </td>
               <td>
-                <input type="number" value={d.profit_rate_bp} onChange={(e) => set(i, { profit_rate_bp: Number(e.target.value) })} aria-label={t("products.profit_rate_bp")} /> = {(d.profit_rate_bp / 100).toFixed(2)}%
+                <input type="number" value={d.profit_rate_bp} onChange={(e) => set(i, { profit_rate_bp: Number(e.target.value) })} aria-label={t("products.profit_rate_bp")} /> = {formatBp(d.profit_rate_bp, i18n.language, { percent: true })}
               </td>
               <td>
                 <input value={d.min_amount} onChange={(e) => set(i, { min_amount: e.target.value })} aria-label={t("products.min_amount")} />
