@@ -44,7 +44,7 @@ async function productOut(env: AppEnv["Bindings"], p: ProductWithDurations) {
   };
 }
 
-export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; role: string }[] = []) {
+export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }[] = []) {
   const gain = o.status === "open" ? null : o.profit_micro;
   return {
     id: o.id,
@@ -76,6 +76,11 @@ export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; rol
     ticks: ticks.map((t) => ({ ts: t.ts_ms, price: formatPriceE8(t.price_e8), role: t.role, used: t.role !== "context" })),
   };
 }
+
+/** What the markets and trade screens read: declared once, here, and imported by app/. */
+export type DurationOut = ReturnType<typeof durationOut>;
+export type ProductOut = Awaited<ReturnType<typeof productOut>>;
+export type OrderOut = ReturnType<typeof orderOut>;
 
 /** Lists leave the tick audit out: it belongs to the detail. */
 function listOut(o: Order) {
