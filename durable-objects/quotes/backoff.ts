@@ -6,14 +6,14 @@
 
 export type Backoff = { min_ms: number; max_ms: number; factor: number };
 
-/** 0.5-1 s after the first failure, doubling up to 15-30 s. */
-export const FEED_BACKOFF: Backoff = { min_ms: 1_000, max_ms: 30_000, factor: 2 };
+/** 0.5-1 s after the first failure, doubling up to 16-32 s. */
+export const FEED_BACKOFF: Backoff = { min_ms: 1_000, max_ms: 32_000, factor: 2 };
 
 /**
  * The wait after `failures` failures in a row (1 or more): the exponential step
  * `min * factor^(failures-1)`, capped at `max`, with "equal jitter" (a random point in its
- * upper half). Each range starts where the one before ends, so waits never shrink while
- * failures go on, yet no two clients share a schedule.
+ * upper half). With a factor of 2 each range starts where the one before ends, so the waits
+ * never shrink on the way up to the cap, yet no two clients share a schedule.
  */
 export function reconnectDelay(failures: number, b: Backoff, random: () => number): number {
   const step = Math.min(b.max_ms, b.min_ms * b.factor ** Math.max(0, failures - 1));
