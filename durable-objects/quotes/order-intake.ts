@@ -7,9 +7,10 @@
  * checked and reserved with no await in between, so concurrent orders see each other.
  */
 import type { Db } from "../../worker/db/client";
-import { admits, combine, NO_EXPOSURE, withOrder, type Exposure, type ExposureOrder } from "../../worker/domain/trades/exposure";
+import { admits, combine, NO_EXPOSURE, withOrder, worstCase, type Exposure, type ExposureOrder } from "../../worker/domain/trades/exposure";
 import { checkOrder, loadMarket, replayOf, writeOrders, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
 import type { Tick } from "../../worker/domain/trades/settlement";
+import type { ExposureView } from "./hub-api";
 
 /** The product's rules are re-read at least this often (a console save also reloads them at once). */
 const PRODUCT_FRESH_MS = 5_000;
@@ -67,6 +68,13 @@ export class OrderIntake {
   /** The written open orders and the ones being written. */
   openExposure(): Exposure {
     return combine(this.committed ?? NO_EXPOSURE, this.reserved);
+  }
+
+  /** The open exposure with its worst case, and the product's limit. */
+  async view(): Promise<Omit<ExposureView, "history">> {
+    const product = await this.currentProduct();
+    const e = this.openExposure();
+    return { up: e.up, down: e.down, worst_case_micro: worstCase(e), limit_micro: product?.exposure_limit_micro ?? 0 };
   }
 
   /** Is the written exposure known (loaded from D1 at least once)? */

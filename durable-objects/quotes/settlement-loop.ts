@@ -35,12 +35,10 @@ export function d1DueOrders(db: Db): DueOrders {
 }
 
 export type SettlementDeps = {
-  ticks(from_ms: number, to_ms: number): Tick[];
-  latest(): Tick | null;
-  /** Counts the write as one of the symbol's order writes (see OrderIntake.track). */
-  track<T>(write: () => Promise<T>): Promise<T>;
-  /** Takes settled orders off the exposure. */
-  release(settled: readonly Order[]): void;
+  /** The hub's ticks (TickStore). */
+  ticks: { ticks(from_ms: number, to_ms: number): Tick[]; latest(): Tick | null };
+  /** The hub's open exposure (OrderIntake): a settlement write counts as an order write, and settled orders leave it. */
+  exposure: { track<T>(write: () => Promise<T>): Promise<T>; release(settled: readonly Order[]): void };
   notify(user_id: number, outcomes: Outcome[]): Promise<unknown>;
   /** Between batches: the tick of a second that passed. */
   keepBeat(): void;
@@ -56,7 +54,7 @@ export type SettleRun = { settled: number; already: number; more: boolean };
  * of the app.
  */
 export async function settleDue(deps: SettlementDeps, orders: DueOrders, symbol: string, now: number): Promise<SettleRun> {
-  const horizon = Math.max(deps.latest()?.ts_ms ?? 0, now - SETTLE_WAIT_MS);
+  const horizon = Math.max(deps.ticks.latest()?.ts_ms ?? 0, now - SETTLE_WAIT_MS);
   let total = { settled: 0, already: 0 };
   const notices = new Notices(deps.notify);
   let more = false;
@@ -91,9 +89,9 @@ async function writeDue(deps: SettlementDeps, orders: DueOrders, due: Order[], n
     from = Math.min(from, o.entry_tick_ts_ms, o.delivery_at_ms);
     to = Math.max(to, o.delivery_at_ms);
   }
-  const ticks = deps.ticks(from - TICKS_BEFORE_MS, to + TICKS_AFTER_MS);
+  const ticks = deps.ticks.ticks(from - TICKS_BEFORE_MS, to + TICKS_AFTER_MS);
   const decided = due.map((o) => decide(o, ticks));
-  const r = await deps.track(() => orders.write(decided, now, (written) => deps.release(written.map((s) => s.order))));
+  const r = await deps.exposure.track(() => orders.write(decided, now, (written) => deps.exposure.release(written.map((s) => s.order))));
   return { ...r, decided: decided.map((s) => ({ id: s.order.id, user_id: s.order.user_id, status: s.outcome.status })) };
 }
 

@@ -37,13 +37,14 @@ function fakeHub(ticks: Tick[]) {
   let tracked = 0;
   let beats = 0;
   const deps: SettlementDeps = {
-    ticks: (from, to) => ticks.filter((t) => t.ts_ms >= from && t.ts_ms <= to),
-    latest: () => ticks[ticks.length - 1] ?? null,
-    track: (write) => {
-      tracked++;
-      return write();
+    ticks: { ticks: (from, to) => ticks.filter((t) => t.ts_ms >= from && t.ts_ms <= to), latest: () => ticks[ticks.length - 1] ?? null },
+    exposure: {
+      track: (write) => {
+        tracked++;
+        return write();
+      },
+      release: (settled) => void released.push(...settled.map((o) => o.id)),
     },
-    release: (settled) => void released.push(...settled.map((o) => o.id)),
     notify: async (user_id, outcomes) => void told.push([user_id, outcomes]),
     keepBeat: () => void beats++,
   };
