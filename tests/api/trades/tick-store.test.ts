@@ -1,12 +1,15 @@
 /**
  * The hub's storage parts over a real Durable Object's SQLite (each test in a fresh hub of its
- * own): ticks and candles, the exposure log, the simulated feed's resume and backfill.
+ * own): ticks and candles, the exposure log, the simulated feed's resume and backfill, and the
+ * price line that joins them.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DAY_MS, MINUTE_MS } from "../../../durable-objects/quotes/candles";
 import { ExposureLog } from "../../../durable-objects/quotes/exposure-log";
 import { seededRandom } from "../../../durable-objects/quotes/feed";
+import type { PageSocket } from "../../../durable-objects/page-sockets";
+import { Prices, type FeedState } from "../../../durable-objects/quotes/prices";
 import { Simulation } from "../../../durable-objects/quotes/simulation";
 import { TickStore, type Sql } from "../../../durable-objects/quotes/tick-store";
 import { NO_EXPOSURE, withOrder } from "../../../worker/domain/trades/exposure";
@@ -112,5 +115,39 @@ describe("Simulation", () => {
     expect([r.dueAtStart, r.dueSameSecond, r.dueNext]).toEqual([true, false, true]);
     expect(r.saved).toEqual({ price_e8: r.latest!.price_e8, last_ts_ms: T0 });
     expect(Math.abs(r.resumed.price_e8 - 500e8)).toBeLessThan(5e8);
+  });
+});
+
+describe("Prices", () => {
+  it("simulates a tick when the last is a second old, never on the exchange feed, and sends each stored tick to the pages", async () => {
+    const r = await inFreshHub(async (sql) => {
+      const sent: string[] = [];
+      const page: PageSocket = { send: (text) => void sent.push(String(text)), close: () => undefined };
+      const feed: FeedState = { config: CONFIG, simulated: true };
+      const prices = new Prices(sql, seededRandom(3), () => [page], () => feed);
+      prices.store.init();
+      prices.start(T0);
+      const first = prices.latest(T0);
+      const same = prices.latest(T0 + 999);
+      const next = prices.latest(T0 + 1_000);
+      feed.simulated = false;
+      const exchange = prices.latest(T0 + 5_000);
+      const upstream = prices.ingest({ symbol: "SIMUSDT", ts_ms: T0 + 5_000, price_e8: 123e8, volume_e8: 1e8 });
+      const stale = prices.ingest({ symbol: "SIMUSDT", ts_ms: T0 + 4_000, price_e8: 1e8, volume_e8: 1e8 });
+      const quote = await prices.quote(T0 + 5_000);
+      return { history: prices.store.minutesSince(0).length, first, same, next, exchange, upstream, stale, quote, ticks: sent.map((t) => JSON.parse(t)).filter((m) => m.type === "tick") };
+    });
+    expect(r.history).toBeGreaterThan(1_400);
+    expect(r.same).toEqual(r.first);
+    expect(r.next?.ts_ms).toBe(T0 + 1_000);
+    expect(r.exchange).toEqual(r.next);
+    expect(r.upstream).toEqual({ ts_ms: T0 + 5_000, price_e8: 123e8 });
+    expect(r.stale).toEqual(r.upstream);
+    expect(r.quote).toMatchObject({ price_e8: 123e8, simulated: false, ts_ms: T0 + 5_000 });
+    expect(r.ticks.map((m) => [m.symbol, m.ts])).toEqual([
+      ["SIM/USDT", T0],
+      ["SIM/USDT", T0 + 1_000],
+      ["SIM/USDT", T0 + 5_000],
+    ]);
   });
 });
