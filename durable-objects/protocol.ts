@@ -52,8 +52,9 @@ export function parseClientMessage(raw: unknown): ClientMessage | null {
   return parseJson(raw, ClientMessage);
 }
 
-function parseJson<T>(raw: unknown, schema: z.ZodType<T>): T | null {
-  if (typeof raw !== "string" || raw.length > 16_384) return null;
+/** A JSON text of at most `max_length` characters, checked by `schema`; null when it is anything else. */
+export function parseJson<T>(raw: unknown, schema: z.ZodType<T>, max_length = 16_384): T | null {
+  if (typeof raw !== "string" || raw.length > max_length) return null;
   try {
     const r = schema.safeParse(JSON.parse(raw));
     return r.success ? r.data : null;

@@ -1,4 +1,4 @@
-import type { QuoteHub } from "../durable-objects/quotes/quote-hub";
+import type { QuoteHubApi } from "../durable-objects/quotes/hub-api";
 import type { UserChannel } from "../durable-objects/user-channel/user-channel";
 
 /** Bindings and variables of the one Worker (see wrangler.toml). */
@@ -7,7 +7,8 @@ export interface Env {
   UPLOADS: R2Bucket;
   ASSETS: Fetcher;
   USER_CHANNEL: DurableObjectNamespace<UserChannel>;
-  QUOTE_HUB: DurableObjectNamespace<QuoteHub>;
+  /** Typed by the hub's RPC surface, not its class: the class imports Env. */
+  QUOTE_HUB: DurableObjectNamespace<QuoteHubApi>;
   /** Sign-in and registration attempts per client IP (absent where Node scripts bind the app). */
   AUTH_LIMIT?: RateLimit;
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */

@@ -1,4 +1,4 @@
-import type { HubConfig } from "../durable-objects/quotes/quote-hub";
+import type { HubConfig } from "../durable-objects/quotes/hub-api";
 import type { Product } from "./domain/trades/orders";
 import type { Env } from "./env";
 import type { Db } from "./db/client";

@@ -5,7 +5,9 @@
  * - the Binance adapter: parses the exchange's public trade stream (`<symbol>@trade`).
  * Prices are integers scaled by 10^8 (see worker/domain/trades/settlement.ts).
  */
+import { z } from "zod";
 import { parsePriceE8 } from "../../worker/domain/trades/settlement";
+import { parseJson } from "../protocol";
 
 export type FeedTick = { symbol: string; ts_ms: number; price_e8: number; volume_e8: number };
 
@@ -116,23 +118,20 @@ export class SimulatedFeed {
 /**
  * Binance public trade stream message (`wss://stream.binance.com:9443/ws/btcusdt@trade`):
  * {"e":"trade","E":1700000000123,"s":"BTCUSDT","t":1,"p":"37000.10","q":"0.0012","T":1700000000120,"m":true}
- * Anything else (pings, other events, malformed JSON) is ignored.
+ * Other fields are ignored; a price or quantity that is no plain decimal fails the message.
  */
+const BinanceTrade = z.object({
+  e: z.literal("trade"),
+  s: z.string(),
+  p: z.string().transform((p, ctx) => parsePriceE8(p) ?? (ctx.addIssue({ code: "custom", message: "price" }), z.NEVER)),
+  q: z.string().transform((q, ctx) => parseQuantityE8(q) ?? (ctx.addIssue({ code: "custom", message: "quantity" }), z.NEVER)),
+  T: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+/** A trade of the exchange's stream as a tick; anything else (pings, other events, malformed JSON) is null. */
 export function parseBinanceTrade(raw: unknown): FeedTick | null {
-  if (typeof raw !== "string" || raw.length > 4096) return null;
-  let m: unknown;
-  try {
-    m = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!m || typeof m !== "object") return null;
-  const o = m as Record<string, unknown>;
-  if (o.e !== "trade" || typeof o.s !== "string" || typeof o.p !== "string" || typeof o.q !== "string" || typeof o.T !== "number") return null;
-  const price_e8 = parsePriceE8(o.p);
-  const volume_e8 = parseQuantityE8(o.q);
-  if (price_e8 === null || volume_e8 === null || !Number.isSafeInteger(o.T) || o.T <= 0) return null;
-  return { symbol: o.s.toUpperCase(), ts_ms: o.T, price_e8, volume_e8 };
+  const t = parseJson(raw, BinanceTrade, 4096);
+  return t && { symbol: t.s.toUpperCase(), ts_ms: t.T, price_e8: t.p, volume_e8: t.q };
 }
 
 function parseQuantityE8(text: string): number | null {

@@ -3,7 +3,9 @@
  * format; the Worker runs under `wrangler dev` with PRICE_FEED=binance pointed at it; a client
  * on /ws/quotes/BTC-USDT must receive exactly the upstream's BTCUSDT prices, in order, and
  * never a trade of another symbol. The fake speaks plain ws on 127.0.0.1, which the hub only
- * accepts outside production with the test-only PRICE_FEED_ALLOW_LOOPBACK=1.
+ * accepts outside production with the test-only PRICE_FEED_ALLOW_LOOPBACK=1. Then the fake
+ * drops the stream and refuses to keep it, and later goes silent: the hub must come back with
+ * growing, jittered waits, take a silent stream for a dead one, and relay ticks again.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
@@ -18,12 +20,36 @@ const STATE = ".wrangler/integration";
 let upstream: WebSocketServer;
 let upstreamPath = "";
 let server: ChildProcess | null = null;
+/**
+ * When each connection to the BTCUSDT stream arrived, and how many of the next ones to drop at
+ * once (every product's hub connects here, each to its own stream).
+ */
+const BTC_STREAM = "/ws/btcusdt@trade";
+const connections: number[] = [];
+const btcSockets = new Set<WebSocket>();
+let dropNext = 0;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, ms: number) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await sleep(25);
+  return check();
+}
 
 beforeAll(async () => {
   upstream = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise((r) => upstream.once("listening", r));
-  upstream.on("connection", (_ws, req) => {
+  upstream.on("connection", (ws, req) => {
     upstreamPath = req.url ?? "";
+    if (req.url !== BTC_STREAM) return;
+    connections.push(Date.now());
+    btcSockets.add(ws);
+    ws.on("close", () => btcSockets.delete(ws));
+    if (dropNext > 0) {
+      dropNext--;
+      ws.terminate();
+    }
   });
   const upstreamPort = (upstream.address() as AddressInfo).port;
   rmSync(STATE, { recursive: true, force: true });
@@ -83,4 +109,58 @@ describe("Binance adapter against a fake upstream", () => {
     expect(Math.max(...candles.data.map((k) => Number(k.h)))).toBeLessThan(70_000);
     client.close();
   }, 60_000);
+
+  it("comes back after drops with growing, jittered waits, drops a silent stream, and relays ticks again", async () => {
+    const ticks: string[] = [];
+    const client = new WebSocket(`ws://127.0.0.1:${PORT}/ws/quotes/BTC-USDT`);
+    client.on("message", (data) => {
+      const m = JSON.parse(String(data)) as { type: string; price?: string };
+      if (m.type === "tick" && m.price) ticks.push(m.price);
+    });
+    await new Promise((r) => client.once("open", r));
+    let lastSent = 0;
+    const send = (price: string) => {
+      const T = (lastSent = Date.now());
+      for (const ws of btcSockets) ws.send(JSON.stringify({ e: "trade", E: T, s: "BTCUSDT", t: T, p: price, q: "0.010", T, m: false }));
+    };
+    /** Sends a trade until the page gets it: the stream is up and healthy. */
+    const relayed = async (price: string, ms: number) => until(() => (ticks.includes(price) ? true : (send(price), false)), ms);
+
+    expect(await relayed("67010.00", 15_000)).toBe(true);
+
+    // The stream drops, and the next three connections are dropped as soon as they open.
+    const mark = connections.length;
+    dropNext = 3;
+    const droppedAt = Date.now();
+    for (const ws of btcSockets) ws.terminate();
+    expect(await until(() => connections.length >= mark + 4, 30_000)).toBe(true);
+    const times = [droppedAt, ...connections.slice(mark, mark + 4)];
+    const waits = times.slice(1).map((t, i) => t - times[i]);
+    // The schedule: a random point in the upper half of 1, 2, 4, 8 s (plus the time to notice
+    // the drop and to connect). A retry every second, or at fixed steps, fails here.
+    const steps = [1_000, 2_000, 4_000, 8_000];
+    waits.forEach((w, i) => {
+      expect(w).toBeGreaterThanOrEqual(steps[i] / 2);
+      expect(w).toBeLessThan(steps[i] + 900);
+    });
+    for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1] - steps[i - 1] * 0.1);
+    expect(waits[3]).toBeGreaterThan(3 * waits[0]);
+    console.log(`reconnect waits (ms): ${waits.join(", ")}`);
+    const ratios = waits.slice(1).map((w, i) => w / waits[i]);
+    expect(ratios.some((r) => Math.abs(r - 2) > 0.1)).toBe(true);
+
+    // The fourth connection stays: ticks resume.
+    expect(await relayed("67020.00", 5_000)).toBe(true);
+
+    // Now the stream goes silent: after 10 s without a trade the hub drops it and connects again.
+    const before = connections.length;
+    expect(await until(() => connections.length > before, 20_000)).toBe(true);
+    const gap = connections[before] - lastSent;
+    console.log(`silent stream replaced after ${gap} ms`);
+    expect(gap).toBeGreaterThanOrEqual(10_000);
+    expect(gap).toBeLessThan(13_500);
+    expect(await relayed("67030.00", 5_000)).toBe(true);
+    expect([...new Set(ticks)]).toEqual(["67010.00", "67020.00", "67030.00"]);
+    client.close();
+  }, 90_000);
 });

@@ -1,24 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkOrder, MAX_TICK_AGE_MS, type PlaceOrder, type ProductWithDurations } from "../../../worker/domain/trades/orders";
+import { checkOrder, MAX_TICK_AGE_MS } from "../../../worker/domain/trades/orders";
+import { input, product } from "./market-fixture";
 
-const USDT = 1_000_000;
-const product: ProductWithDurations = {
-  id: 1,
-  symbol: "BTC/USDT",
-  name: "Bitcoin",
-  feed_symbol: "BTCUSDT",
-  start_price_e8: 60_000e8,
-  tick_size_e8: 1_000_000,
-  fee_rate_bp: 100,
-  quote_tolerance_bp: 50,
-  trading_hours: "",
-  exposure_limit_micro: 100_000 * USDT,
-  enabled: 1,
-  sort: 0,
-  created_at_ms: 0,
-  durations: [{ product_id: 1, seconds: 30, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }],
-};
-const input: PlaceOrder = { user_id: 7, product_id: 1, direction: "up", stake_micro: 100 * USDT, seconds: 30, quote_price_e8: 60_000e8, request_key: "client:k1" };
 const NOW = 1_800_000_000_000;
 const tickAged = (age_ms: number) => ({ ts_ms: NOW - age_ms, price_e8: 60_000e8 });
 

@@ -1,0 +1,57 @@
+/**
+ * The pages' WebSockets, as both Durable Objects serve them (hibernating, so idle connections
+ * cost nothing): the upgrade with its hello, the ping answer, sending to every page, and the
+ * close handshake. The Worker authenticates an upgrade before it reaches an object.
+ */
+import { encode, parseClientMessage, type ClientMessage, type ServerMessage } from "./protocol";
+
+export type PageSocket = Pick<WebSocket, "send" | "close">;
+
+/**
+ * Accepts a page's WebSocket: the page hears `hello` (its clock reference) first, then what
+ * `greeting` gives. Anything but an upgrade is answered 426.
+ */
+export async function openPage(ctx: DurableObjectState, request: Request, now: number, greeting: () => Promise<ServerMessage | null> = async () => null): Promise<Response> {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket", { status: 426 });
+  const { 0: client, 1: server } = new WebSocketPair();
+  ctx.acceptWebSocket(server);
+  server.send(encode({ type: "hello", server_time_ms: now }));
+  const next = await greeting();
+  if (next) server.send(encode(next));
+  return new Response(null, { status: 101, webSocket: client });
+}
+
+/** Sends the messages to every page but `except`; answers how many pages got them. */
+export function sendAll(sockets: Iterable<PageSocket>, messages: readonly ServerMessage[], except: PageSocket | null = null): number {
+  const texts = messages.map(encode);
+  let delivered = 0;
+  for (const ws of sockets) {
+    if (ws === except) continue;
+    try {
+      for (const text of texts) ws.send(text);
+      delivered += 1;
+    } catch {
+      // A socket closing at this moment: its close handler cleans up.
+    }
+  }
+  return delivered;
+}
+
+/**
+ * A page's message, checked: a ping is answered here, anything malformed closes the socket
+ * (null). The object handles the rest.
+ */
+export function answerPage(ws: PageSocket, raw: string | ArrayBuffer, now: number): ClientMessage | null {
+  const message = parseClientMessage(raw);
+  if (!message) {
+    ws.close(1003, "unsupported message");
+    return null;
+  }
+  if (message.type === "ping") ws.send(encode({ type: "pong", server_time_ms: now }));
+  return message;
+}
+
+/** Closes back a socket the page closed; 1005/1006 are reserved and may not be sent back. */
+export function closeBack(ws: PageSocket, code: number) {
+  ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+}

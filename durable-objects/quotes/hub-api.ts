@@ -1,0 +1,38 @@
+/**
+ * What the Worker may ask a QuoteHub (its RPC surface), apart from the class that serves it:
+ * `worker/env.ts` types the QUOTE_HUB binding with this, so the binding never imports the
+ * Durable Object (which imports Env) and the arrows run one way.
+ */
+import type { Exposure } from "../../worker/domain/trades/exposure";
+import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/orders";
+import type { Tick } from "../../worker/domain/trades/settlement";
+import type { Candle, QuoteBlock } from "./candles";
+
+/** The product as its hub needs it to run the feed (the rules are read from D1). */
+export type HubConfig = { symbol: string; feed_symbol: string; start_price_e8: number; tick_size_e8: number };
+
+export type HubQuote = QuoteBlock & { simulated: boolean };
+
+export type ExposureSnapshot = { ts_ms: number; up_payout_micro: number; down_payout_micro: number; worst_case_micro: number };
+
+export type ExposureView = { up: Exposure["up"]; down: Exposure["down"]; worst_case_micro: number; limit_micro: number; history: ExposureSnapshot[] };
+
+export interface QuoteHubApi extends Rpc.DurableObjectBranded {
+  /** Remembers the product and starts the beat. */
+  ensure(config: HubConfig): Promise<void>;
+  /** A console save changed the product: take its rules (and feed settings) from D1 now. */
+  reload(config: HubConfig): Promise<void>;
+  /** Places an order at the latest tick, checked against the product's rules and exposure limit. */
+  place(config: HubConfig, input: PlaceOrder): Promise<PlaceResult>;
+  latest(): Promise<Tick | null>;
+  quote(): Promise<HubQuote | null>;
+  /** Candles of `interval_ms` (60 000, 300 000, 900 000, 3 600 000), oldest first. */
+  candles(interval_ms: number, limit: number): Promise<Candle[]>;
+  ticks(from_ms: number, to_ms: number): Promise<Tick[]>;
+  /** The scheduled sweep's way in: settle what is due now. */
+  settleDue(): Promise<{ settled: number; already: number }>;
+  /** The open exposure, the operator's limit, and the snapshots since `since_ms`. */
+  exposure(since_ms: number): Promise<ExposureView>;
+  /** For the benches: the most D1 queries any one invocation of this isolate made. */
+  stats(): Promise<{ peak_queries: number }>;
+}

@@ -1,0 +1,177 @@
+/**
+ * Order placement for one symbol: each order is checked against the product's current rules,
+ * the latest tick and the exposure limit, and the accepted ones are written a group per D1
+ * batch (group commit). This hub is the only writer of its symbol's orders, so it keeps the
+ * open exposure in memory: the written open orders (`committed`, loaded from D1 with the
+ * product) plus the accepted orders still in the group commit (`reserved`). An order is
+ * checked and reserved with no await in between, so concurrent orders see each other.
+ */
+import type { Db } from "../../worker/db/client";
+import { admits, combine, NO_EXPOSURE, withOrder, worstCase, type Exposure, type ExposureOrder } from "../../worker/domain/trades/exposure";
+import { checkOrder, loadMarket, replayOf, writeOrders, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
+import type { Tick } from "../../worker/domain/trades/settlement";
+import type { ExposureView } from "./hub-api";
+
+/** The product's rules are re-read at least this often (a console save also reloads them at once). */
+const PRODUCT_FRESH_MS = 5_000;
+/** At most this many orders in one group-commit batch (5 statements each). */
+export const ORDER_GROUP_MAX = 25;
+
+/** Where the market's product, exposure and orders live (D1 in the hub; a fake in tests). */
+export type Market = {
+  load(symbol: string): Promise<{ product: ProductWithDurations | null; exposure: Exposure }>;
+  write(orders: readonly CheckedOrder[]): Promise<PlaceResult[]>;
+  replay(input: PlaceOrder): Promise<PlaceResult | null>;
+};
+
+/** The market in D1; `db` gives a fresh counted view per use (a group outlives its caller's invocation). */
+export function d1Market(db: () => Db): Market {
+  return {
+    load: (symbol) => loadMarket(db(), symbol),
+    write: (orders) => writeOrders(db(), orders),
+    replay: (input) => replayOf(db(), input),
+  };
+}
+
+type Pending = { order: CheckedOrder; done: (r: PlaceResult | Error) => void };
+
+export class OrderIntake {
+  private product: { row: ProductWithDurations | null; loaded_at_ms: number } | null = null;
+  private productLoading: Promise<ProductWithDurations | null> | null = null;
+  private pending: Pending[] = [];
+  private writing = false;
+  private committed: Exposure | null = null;
+  private reserved: Exposure = NO_EXPOSURE;
+  /** Order writes in flight, and a count bumped when one starts or ends (see loadProduct). */
+  private writesInFlight = 0;
+  private writeVersion = 0;
+
+  constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number }) {}
+
+  /** Places an order at the latest tick; orders arriving while a write is in flight join the next batch. */
+  async place(input: PlaceOrder, latest: () => Promise<Tick | null>): Promise<PlaceResult> {
+    const product = await this.currentProduct();
+    const now = this.deps.now();
+    const checked = checkOrder(product, input, await latest(), now);
+    if (checked.status !== "ok") return (await this.deps.market.replay(input)) ?? checked;
+    const risk = riskOf(checked.order);
+    if (!admits(this.openExposure(), risk, checked.order.product.exposure_limit_micro)) return (await this.deps.market.replay(input)) ?? { status: "exposure_limit" };
+    this.reserved = withOrder(this.reserved, risk);
+    const result = await new Promise<PlaceResult | Error>((done) => {
+      this.pending.push({ order: checked.order, done });
+      if (!this.writing) void this.writePending();
+    });
+    if (result instanceof Error) throw result;
+    return result;
+  }
+
+  /** The written open orders and the ones being written. */
+  openExposure(): Exposure {
+    return combine(this.committed ?? NO_EXPOSURE, this.reserved);
+  }
+
+  /** The open exposure with its worst case, and the product's limit. */
+  async view(): Promise<Omit<ExposureView, "history">> {
+    const product = await this.currentProduct();
+    const e = this.openExposure();
+    return { up: e.up, down: e.down, worst_case_micro: worstCase(e), limit_micro: product?.exposure_limit_micro ?? 0 };
+  }
+
+  /** Is the written exposure known (loaded from D1 at least once)? */
+  get loaded(): boolean {
+    return this.committed !== null;
+  }
+
+  /** The product's rules (and the exposure with them), from memory while fresh. */
+  async currentProduct(): Promise<ProductWithDurations | null> {
+    if (this.product && this.deps.now() - this.product.loaded_at_ms < PRODUCT_FRESH_MS) return this.product.row;
+    this.productLoading ??= this.loadProduct().finally(() => {
+      this.productLoading = null;
+    });
+    return this.productLoading;
+  }
+
+  /** Reads the product again at the next use (a console save, or figures gone wrong). */
+  forgetProduct() {
+    this.product = null;
+  }
+
+  /**
+   * Another write of the symbol's orders (settlement): counted like order writes, so a
+   * product load that overlaps it does not trust its exposure.
+   */
+  async track<T>(write: () => Promise<T>): Promise<T> {
+    this.writesInFlight++;
+    this.writeVersion++;
+    try {
+      return await write();
+    } finally {
+      this.writesInFlight--;
+      this.writeVersion++;
+    }
+  }
+
+  /**
+   * Takes settled orders off the exposure. Below zero means orders were written behind this
+   * hub's back (only tests and benches do that) after it last loaded the exposure: the figures
+   * stop at zero and are read again from the database at the next use.
+   */
+  release(settled: readonly Order[]) {
+    if (!this.committed) return;
+    let e = this.committed;
+    for (const o of settled) e = withOrder(e, o, -1);
+    const floor = (x: Exposure["up"]) => ({ stake_micro: Math.max(0, x.stake_micro), payout_micro: Math.max(0, x.payout_micro) });
+    if (e.up.stake_micro < 0 || e.up.payout_micro < 0 || e.down.stake_micro < 0 || e.down.payout_micro < 0) this.product = null;
+    this.committed = { up: floor(e.up), down: floor(e.down) };
+  }
+
+  /**
+   * The product's rules and the open exposure, in one round trip. A write that started or
+   * ended while the query ran may or may not be in its answer, so such an answer replaces the
+   * memory (kept exact by every write) only when there is none yet, after a retry or two.
+   */
+  private async loadProduct(): Promise<ProductWithDurations | null> {
+    for (let attempt = 0; ; attempt++) {
+      const version = this.writeVersion;
+      const quiet = this.writesInFlight === 0;
+      const { product, exposure } = await this.deps.market.load(this.deps.symbol());
+      this.product = { row: product, loaded_at_ms: this.deps.now() };
+      const clean = quiet && this.writesInFlight === 0 && version === this.writeVersion;
+      if (clean || (this.committed === null && attempt >= 2)) this.committed = exposure;
+      if (clean || this.committed !== null) return product;
+    }
+  }
+
+  /** Writes the waiting orders, a group per batch, for every caller that joined. */
+  private async writePending() {
+    this.writing = true;
+    try {
+      while (this.pending.length > 0) await this.track(() => this.writeGroup(this.pending.splice(0, ORDER_GROUP_MAX)));
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async writeGroup(group: Pending[]) {
+    try {
+      const results = await this.deps.market.write(group.map((g) => g.order));
+      group.forEach((g, i) => {
+        const r = results[i];
+        this.reserved = withOrder(this.reserved, riskOf(g.order), -1);
+        // A replay was counted when it was first written.
+        if (r.status === "ok" && !r.replayed && this.committed) this.committed = withOrder(this.committed, riskOf(g.order));
+        g.done(r);
+      });
+    } catch (err) {
+      for (const g of group) {
+        this.reserved = withOrder(this.reserved, riskOf(g.order), -1);
+        g.done(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+  }
+}
+
+/** What an order adds to its side's exposure. */
+function riskOf(o: CheckedOrder): ExposureOrder {
+  return { direction: o.input.direction, stake_micro: o.input.stake_micro, profit_rate_bp: o.duration.profit_rate_bp };
+}

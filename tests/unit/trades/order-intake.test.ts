@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { OrderIntake, ORDER_GROUP_MAX, type Market } from "../../../durable-objects/quotes/order-intake";
+import { NO_EXPOSURE, withOrder, worstCase, type Exposure } from "../../../worker/domain/trades/exposure";
+import type { CheckedOrder, Order, PlaceOrder, PlaceResult, ProductWithDurations } from "../../../worker/domain/trades/orders";
+import { input, product, USDT } from "./market-fixture";
+
+const UP = { direction: "up" as const, stake_micro: 100 * USDT, profit_rate_bp: 8500 };
+
+/** A market whose writes wait until the test lets them finish, one gate per batch. */
+function fakeMarket(opts: { product?: ProductWithDurations; exposure?: Exposure; replay?: PlaceResult | null } = {}) {
+  const batches: CheckedOrder[][] = [];
+  const gates: ((outcome?: Error) => void)[] = [];
+  let loads = 0;
+  let written = 0;
+  const market: Market = {
+    load: async () => {
+      loads++;
+      return { product: opts.product ?? product, exposure: opts.exposure ?? NO_EXPOSURE };
+    },
+    write: (orders) => {
+      batches.push([...orders]);
+      return new Promise((resolve, reject) =>
+        gates.push((err) => (err ? reject(err) : resolve(orders.map((o) => ({ status: "ok", order: { id: ++written, user_id: o.input.user_id } as Order, replayed: false }))))),
+      );
+    },
+    replay: async () => opts.replay ?? null,
+  };
+  return { market, batches, gates, loads: () => loads };
+}
+
+function intake(m: ReturnType<typeof fakeMarket>, clock = { now: 1_800_000_000_000 }) {
+  return new OrderIntake({ market: m.market, symbol: () => "BTC/USDT", now: () => clock.now });
+}
+
+const order = (n: number, over: Partial<PlaceOrder> = {}): PlaceOrder => ({ ...input, user_id: n, request_key: `client:${n}`, ...over });
+const fresh = (clock = { now: 1_800_000_000_000 }) => async () => ({ ts_ms: clock.now, price_e8: 60_000e8 });
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe("OrderIntake: group commit", () => {
+  it("writes the first order at once and those arriving meanwhile together, each with its own answer", async () => {
+    const m = fakeMarket();
+    const hub = intake(m);
+    const first = hub.place(order(1), fresh());
+    await settle();
+    const rest = [2, 3, 4].map((n) => hub.place(order(n), fresh()));
+    await settle();
+    expect(m.batches.map((b) => b.map((o) => o.input.user_id))).toEqual([[1]]);
+    m.gates[0]();
+    await settle();
+    expect(m.batches.map((b) => b.map((o) => o.input.user_id))).toEqual([[1], [2, 3, 4]]);
+    m.gates[1]();
+    const answers = await Promise.all([first, ...rest]);
+    expect(answers.map((a) => (a.status === "ok" ? a.order.user_id : a.status))).toEqual([1, 2, 3, 4]);
+  });
+
+  it(`puts at most ${ORDER_GROUP_MAX} orders in one batch`, async () => {
+    const m = fakeMarket({ product: { ...product, exposure_limit_micro: 1e15 } });
+    const hub = intake(m);
+    const all = Array.from({ length: 31 }, (_, i) => hub.place(order(i + 1), fresh()));
+    for (let i = 0; i < 3; i++) {
+      await settle();
+      m.gates[i]();
+    }
+    await Promise.all(all);
+    expect(m.batches.map((b) => b.length)).toEqual([1, ORDER_GROUP_MAX, 5]);
+  });
+
+  it("a failed batch fails each of its callers and frees their reserved risk", async () => {
+    const m = fakeMarket();
+    const hub = intake(m);
+    const first = hub.place(order(1), fresh());
+    await settle();
+    const second = hub.place(order(2), fresh());
+    await settle();
+    m.gates[0](new Error("D1 down"));
+    await expect(first).rejects.toThrow("D1 down");
+    await settle();
+    m.gates[1]();
+    expect((await second).status).toBe("ok");
+    expect(hub.openExposure()).toEqual(withOrder(NO_EXPOSURE, UP));
+  });
+});
+
+describe("OrderIntake: exposure", () => {
+  it("reserves each accepted order's risk at once, so concurrent orders over the limit are refused", async () => {
+    const two = withOrder(withOrder(NO_EXPOSURE, UP), UP);
+    const m = fakeMarket({ product: { ...product, exposure_limit_micro: worstCase(two) } });
+    const hub = intake(m);
+    const answers = [1, 2, 3].map((n) => hub.place(order(n), fresh()));
+    await settle();
+    expect(hub.openExposure()).toEqual(two);
+    m.gates[0]();
+    await settle();
+    m.gates[1]();
+    expect((await Promise.all(answers)).map((a) => a.status)).toEqual(["ok", "ok", "exposure_limit"]);
+    expect(hub.openExposure()).toEqual(two);
+  });
+
+  it("adds to the loaded exposure, and settled orders leave it", async () => {
+    const m = fakeMarket({ exposure: withOrder(NO_EXPOSURE, UP) });
+    const hub = intake(m);
+    expect(hub.loaded).toBe(false);
+    const placed = hub.place(order(1), fresh());
+    await settle();
+    expect(hub.loaded).toBe(true);
+    m.gates[0]();
+    await placed;
+    expect(hub.openExposure()).toEqual(withOrder(withOrder(NO_EXPOSURE, UP), UP));
+    hub.release([{ direction: "up", stake_micro: 100 * USDT, profit_rate_bp: 8500 } as Order]);
+    expect(hub.openExposure()).toEqual(withOrder(NO_EXPOSURE, UP));
+  });
+
+  it("stops at zero when more was settled than it knew of, and reads the market again", async () => {
+    const m = fakeMarket();
+    const hub = intake(m);
+    await hub.currentProduct();
+    hub.release([{ direction: "down", stake_micro: 100 * USDT, profit_rate_bp: 8500 } as Order]);
+    expect(hub.openExposure()).toEqual(NO_EXPOSURE);
+    await hub.currentProduct();
+    expect(m.loads()).toBe(2);
+  });
+});
+
+describe("OrderIntake: the product's rules", () => {
+  it("are read once while fresh (one read for concurrent callers), again after 5 s or when forgotten", async () => {
+    const m = fakeMarket();
+    const clock = { now: 1_800_000_000_000 };
+    const hub = intake(m, clock);
+    await Promise.all([hub.currentProduct(), hub.currentProduct()]);
+    clock.now += 4_999;
+    await hub.currentProduct();
+    expect(m.loads()).toBe(1);
+    clock.now += 1;
+    await hub.currentProduct();
+    expect(m.loads()).toBe(2);
+    hub.forgetProduct();
+    await hub.currentProduct();
+    expect(m.loads()).toBe(3);
+  });
+
+  it("a refused order that repeats one already placed answers with that order", async () => {
+    const earlier: PlaceResult = { status: "ok", order: { id: 41 } as Order, replayed: true };
+    const m = fakeMarket({ replay: earlier });
+    const stale = async () => ({ ts_ms: 0, price_e8: 60_000e8 });
+    expect(await intake(m).place(order(1), stale)).toBe(earlier);
+    expect(await intake(fakeMarket()).place(order(1), stale)).toEqual({ status: "price_stale" });
+    expect(m.batches).toEqual([]);
+  });
+});
