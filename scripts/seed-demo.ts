@@ -11,7 +11,8 @@ import { ensurePlatformInviteCode, registerUser } from "../worker/domain/identit
 import { setBankAccount, getBankAccount } from "../worker/domain/deposits/bank-account";
 import { createChannel } from "../worker/domain/deposits/channels";
 import { approveDeposit } from "../worker/domain/deposits/decide";
-import { listChannels, submitDeposit } from "../worker/domain/deposits/deposits";
+import { listChannels } from "../worker/domain/deposits/channels";
+import { submitDeposit } from "../worker/domain/deposits/deposits";
 import { storeUpload } from "../worker/domain/uploads/store";
 import { getRules, setRule } from "../worker/domain/withdrawals/withdrawals";
 import { deposit_channels, deposits, products } from "../worker/db/schema";

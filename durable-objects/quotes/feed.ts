@@ -6,7 +6,7 @@
  * Prices are integers scaled by 10^8 (see worker/domain/trades/settlement.ts).
  */
 import { z } from "zod";
-import { parsePriceE8 } from "../../worker/domain/trades/settlement";
+import { parsePriceE8 } from "../../worker/domain/money/units";
 import { parseJson } from "../protocol";
 
 export type FeedTick = { symbol: string; ts_ms: number; price_e8: number; volume_e8: number };

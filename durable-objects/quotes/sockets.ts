@@ -2,7 +2,7 @@
  * The quote channel's messages to the pages: every tick, and the 24h quote block on connect
  * and every few seconds.
  */
-import { formatPriceE8 } from "../../worker/domain/trades/settlement";
+import { formatPriceE8 } from "../../worker/domain/money/units";
 import { sendAll, type PageSocket } from "../page-sockets";
 import type { ServerMessage } from "../protocol";
 import type { FeedTick } from "./feed";

@@ -3,7 +3,8 @@
  * exact micro-units out as `*_micro`), times in ms. One place, so every screen agrees.
  */
 import { formatAmount, formatAmountExact } from "../domain/money/units";
-import type { Deposit, DepositChannel } from "../domain/deposits/deposits";
+import type { Deposit } from "../domain/deposits/deposits";
+import type { DepositChannel } from "../domain/deposits/channels";
 import type { Withdrawal } from "../domain/withdrawals/withdrawals";
 import type { BankCard, Wallet } from "../domain/binding/binding";
 import { maskCardLast4 } from "../domain/binding/validate";

@@ -17,7 +17,7 @@ import { checkLedger } from "../../../worker/domain/ledger/check";
 import { storeUpload } from "../../../worker/domain/uploads/store";
 import { quoteWithdrawal } from "../../../worker/domain/withdrawals/fees";
 import { cancelWithdrawal, getRules, payWithdrawal, rejectWithdrawal, requestWithdrawal } from "../../../worker/domain/withdrawals/withdrawals";
-import { listChannels } from "../../../worker/domain/deposits/deposits";
+import { listChannels } from "../../../worker/domain/deposits/channels";
 import { db, newUser, seed, testEnv } from "../helpers";
 import { PNG, TRC20, USDT } from "./helpers";
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { breakEvenWinRateBp, formatPriceE8, MAX_STALENESS_MS, parsePriceE8, settle, tickAtOrBefore, winnings, type SettlementInput, type Tick } from "../../../worker/domain/trades/settlement";
+import { formatPriceE8, parsePriceE8 } from "../../../worker/domain/money/units";
+import { breakEvenWinRateBp, MAX_STALENESS_MS, settle, tickAtOrBefore, winnings, type SettlementInput, type Tick } from "../../../worker/domain/trades/settlement";
 
 const order = (o: Partial<SettlementInput> = {}): SettlementInput => ({
   direction: "up",

@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import { orders } from "../../db/schema";
 import { getProduct, listProducts } from "../../domain/trades/orders";
 import { saveProduct } from "../../domain/trades/products";
-import { formatPriceE8, parsePriceE8 } from "../../domain/trades/settlement";
+import { formatPriceE8, parsePriceE8 } from "../../domain/money/units";
 import { requireOperator } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, int, optionalText, text } from "../fields";

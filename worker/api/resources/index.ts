@@ -3,7 +3,7 @@ import { Hono, type Context } from "hono";
 import { getContacts, listSlides } from "../../domain/content/site";
 import { getBankAccount, type BankAccount } from "../../domain/deposits/bank-account";
 import { userDepositAddress } from "../../domain/deposits/address-book";
-import { listChannels } from "../../domain/deposits/deposits";
+import { listChannels } from "../../domain/deposits/channels";
 import { resolveSessionWith } from "../../domain/identity/session";
 import { tokenFrom } from "../../middleware/auth";
 import { userChannelOut, usdt } from "../present";

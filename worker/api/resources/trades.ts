@@ -4,7 +4,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { breakEvenWinRateBp, formatPriceE8, parsePriceE8, winnings } from "../../domain/trades/settlement";
+import { breakEvenWinRateBp, winnings } from "../../domain/trades/settlement";
+import { formatPriceE8, parsePriceE8 } from "../../domain/money/units";
 import { getProduct, getUserOrder, listProducts, listUserOrders, orderFee, type Duration, type Order, type ProductWithDurations } from "../../domain/trades/orders";
 import { requireUser } from "../../middleware/auth";
 import { hubConfigForProduct, hubFor, hubStub } from "../../quotes";

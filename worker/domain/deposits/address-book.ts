@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { deposit_addresses } from "../../db/schema";
 import { deriveAddress } from "./addresses";
-import type { DepositChannel } from "./deposits";
+import type { DepositChannel } from "./channels";
 
 export type UserAddress = { status: "ok"; address: string } | { status: "no_xpub" | "unavailable" };
 

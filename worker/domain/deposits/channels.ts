@@ -1,7 +1,17 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { deposit_channels } from "../../db/schema";
 import { auditInsert } from "../audit/log";
+
+export type DepositChannel = typeof deposit_channels.$inferSelect;
+
+export async function listChannels(db: Db, opts: { only_enabled: boolean }): Promise<DepositChannel[]> {
+  return db
+    .select()
+    .from(deposit_channels)
+    .where(opts.only_enabled ? eq(deposit_channels.enabled, 1) : undefined)
+    .orderBy(asc(deposit_channels.sort), asc(deposit_channels.id));
+}
 
 /**
  * `xpub`: the channel's extended public key, from which each user's own address is derived

@@ -6,15 +6,7 @@ import { userDepositAddress } from "./address-book";
 import { getBankAccount } from "./bank-account";
 
 export type Deposit = typeof deposits.$inferSelect;
-export type DepositChannel = typeof deposit_channels.$inferSelect;
 
-export async function listChannels(db: Db, opts: { only_enabled: boolean }): Promise<DepositChannel[]> {
-  return db
-    .select()
-    .from(deposit_channels)
-    .where(opts.only_enabled ? eq(deposit_channels.enabled, 1) : undefined)
-    .orderBy(asc(deposit_channels.sort), asc(deposit_channels.id));
-}
 
 /** The bank-transfer minimum: the lowest crypto minimum would be arbitrary, so it is its own. */
 export const BANK_MIN_KEY = "bank.min_amount_micro";

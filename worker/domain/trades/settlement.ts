@@ -13,7 +13,6 @@
  * exact; no floating point decides an outcome. Their text form lives in domain/money/units.ts.
  */
 // Re-exported so the quote hub and the console keep their import path; the home is units.ts.
-export { formatPriceE8, parsePriceE8 } from "../money/units";
 export type Direction = "up" | "down";
 export type Tick = { ts_ms: number; price_e8: number };
 
