@@ -1,4 +1,4 @@
-import { feedUrlAllowed } from "../durable-objects/quotes/feed";
+import { feedUrlAllowed } from "./domain/trades/upstream-url";
 import type { Env } from "./env";
 
 /**

@@ -6,7 +6,8 @@
  * is refused and every due order voids, so a dead socket must not be kept.
  */
 import { FEED_BACKOFF, reconnectDelay } from "./backoff";
-import { binanceStreamUrl, feedUrlAllowed, upstreamTick, type FeedEnv, type FeedTick } from "./feed";
+import { feedUrlAllowed, type FeedEnv } from "../../worker/domain/trades/upstream-url";
+import { binanceStreamUrl, upstreamTick, type FeedTick } from "./feed";
 
 /** No trade of the feed symbol for this long: the stream is closed and opened again. */
 export const SILENT_AFTER_MS = 10_000;
