@@ -32,7 +32,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: "Proofline" }];
 
 /**
- * Every page: its language, the signed-in user (or null), and the spec's login guard.
+ * Every page: its language, the signed-in user (or null), and the product's login guard.
  * A page that needs login without a valid session goes to login with `path` to come back to.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {

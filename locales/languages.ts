@@ -1,7 +1,7 @@
 /**
  * The ten language sets. `key` names the folder under locales/ and the BCP 47 tag pages use;
- * `code` is the spec's value code that API clients send as `lang` (section 3). Simplified
- * Chinese has no code in the spec; we chose "zh" (README, Decisions).
+ * `code` is the product's value code that API clients send as `lang`. Simplified
+ * Chinese had no code in the original product; we chose "zh" (docs/decisions/003).
  */
 export const LANGUAGES = [
   { key: "en", code: "en", name: "English" },
@@ -20,7 +20,7 @@ export type LocaleKey = (typeof LANGUAGES)[number]["key"];
 export const LOCALE_KEYS: LocaleKey[] = LANGUAGES.map((l) => l.key);
 export const DEFAULT_LOCALE: LocaleKey = "en";
 
-/** Resolves a spec value code ("ty"), a locale key ("th") or a BCP 47 tag ("th-TH") to a key. */
+/** Resolves a `lang` value code ("ty"), a locale key ("th") or a BCP 47 tag ("th-TH") to a key. */
 export function localeFromLang(value: string | null | undefined): LocaleKey | null {
   if (!value) return null;
   const v = value.trim();

@@ -9,7 +9,7 @@ BEGIN
   SELECT RAISE(ABORT, 'ledger_transfers is append-only');
 END;
 --> statement-breakpoint
--- The platform's own accounts (DESIGN.md section 3).
+-- The platform's own accounts (docs/architecture.md, Money).
 INSERT INTO `ledger_accounts` (`account_key`, `owner_kind`, `user_id`, `code`, `created_at_ms`) VALUES
   ('platform:deposits', 'platform', NULL, 'deposits', 0),
   ('platform:withdrawals', 'platform', NULL, 'withdrawals', 0),

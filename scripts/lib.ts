@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
-/** Local runs never phone home (TOOLCHAIN.md). */
+/** Local runs never phone home (no metrics, no network look-ups). */
 export const quietEnv = {
   ...process.env,
   WRANGLER_SEND_METRICS: "false",

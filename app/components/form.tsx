@@ -29,7 +29,7 @@ export function Field({ label, hint, type = "text", ...input }: { label: string;
   );
 }
 
-/** The spec's 'Please enter complete information' check, before anything is sent. */
+/** The product's 'Please enter complete information' check, before anything is sent. */
 export function missingFields(form: HTMLFormElement, names: string[]): boolean {
   const data = new FormData(form);
   return names.some((n) => String(data.get(n) ?? "").trim() === "");

@@ -2,7 +2,7 @@ import { Link, useLocation, useNavigate, type LinkProps } from "@remix-run/react
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
-/** A link that does nothing when it points at the page already shown (spec section 2). */
+/** A link that does nothing when it points at the page already shown (docs/product.md, navigation). */
 export function AppLink(props: LinkProps) {
   const location = useLocation();
   const target = typeof props.to === "string" ? props.to : (props.to.pathname ?? "") + (props.to.search ?? "");

@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useTranslation } from "react-i18next";
 
 /**
- * App-wide feedback, as the spec describes it: toasts (default 2000 ms), confirm dialogs,
+ * App-wide feedback, as docs/product.md describes it: toasts (default 2000 ms), confirm dialogs,
  * the 401 "hint" modal whose only button goes to login, and a loading mask while a
  * navigation or submission is in flight (shown after 200 ms so quick calls do not flash).
  */

@@ -1,5 +1,5 @@
 /**
- * The spec's login guard (section 6): login, register, customer service and any path
+ * The product's login guard: login, register, customer service and any path
  * containing "register" are open; every other page needs a signed-in user. The operator
  * console (/admin) has its own guard.
  */

@@ -29,7 +29,7 @@ export type WithdrawInfo = {
 
 export type Paged<T> = { items: T[]; total: number; page_no: number; row: number };
 
-/** The spec's pagination: 30 rows a page. */
+/** The product's pagination: 30 rows a page. */
 export const PAGE_ROWS = 30;
 /** "Load more" keeps `?pages=n` in the address, so back/forward and reloads show the same list. */
 export const MAX_PAGES = 50;

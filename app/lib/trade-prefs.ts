@@ -1,5 +1,5 @@
 /**
- * The spec's persisted trade settings (section 3): `productIndex` (the selected product on
+ * The product's persisted trade settings: `productIndex` (the selected product on
  * the trade tab), `productType` (the chart interval) and `orderTabIndexActive` (0 positions,
  * 1 history), kept in localStorage under those names. Reads never throw (private mode, quota).
  */

@@ -32,7 +32,7 @@ export function int(opts: { min: number; max: number; fallback?: number }) {
   return opts.fallback === undefined ? base : z.preprocess((v) => (isBlank(v) ? opts.fallback : v), base);
 }
 
-/** The spec's pagination form: page_no and row, defaults 1 and 30. */
+/** The product's pagination form: page_no and row, defaults 1 and 30. */
 export const pagination = { page_no: int({ min: 1, max: 100_000, fallback: 1 }), row: int({ min: 1, max: 100, fallback: 30 }) };
 
 /**

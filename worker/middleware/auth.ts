@@ -5,7 +5,7 @@ import type { Operator } from "../domain/identity/operators";
 import { resolveSessionWith, type SessionKind } from "../domain/identity/session";
 import type { User } from "../domain/identity/users";
 
-/** The session token: the spec's `token` header, or `Authorization: Bearer <token>`. */
+/** The session token: the product's `token` header, or `Authorization: Bearer <token>`. */
 export function tokenFrom(headers: { get(name: string): string | null }): string | null {
   const header = headers.get("token");
   if (header && header !== "false") return header.trim();

@@ -3,7 +3,7 @@ import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../../
 import type { AppEnv } from "../api/types";
 
 /**
- * The answer's language: `lang` in body or query (spec value codes, locale keys or BCP 47
+ * The answer's language: `lang` in body or query (`lang` value codes, locale keys or BCP 47
  * tags), then the `lang` header, then Accept-Language, then English.
  */
 export const detectLang: MiddlewareHandler<AppEnv> = async (c, next) => {

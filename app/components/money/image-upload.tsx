@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useUi } from "../ui";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 
-/** The spec's limit (section 5): pictures must be under 1M. The server checks it again. */
+/** The product's limit: pictures must be under 1M. The server checks it again. */
 export const MAX_IMAGE_BYTES = 1024 * 1024;
 
 type Uploaded = { id: string; url: string; width: number; height: number };

@@ -31,7 +31,7 @@ function quickAmounts(min_micro: number, max_micro: number): number[] {
 }
 
 /**
- * The order confirmation (DESIGN.md section 4): amount, balance, delivery time with its profit
+ * The order confirmation (docs/product.md, order confirmation): amount, balance, delivery time with its profit
  * rate, fee, expected income, guarantee, countdown and expiry, the rule sentence and the
  * break-even win rate, then Buy up / Buy down. It posts to the page's own action (intent
  * "order") with the price shown as `quote_price`; a price that moved too far is refused by

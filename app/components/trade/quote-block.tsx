@@ -36,7 +36,7 @@ export function LivePrice({ price, move, locale, className = "", testId }: { pri
 
 type Quote = { symbol: string; name: string; price: string | null; change_pct: string | null; open: string | null; high: string | null; low: string | null; volume: string | null; move: LiveQuote["move"] };
 
-/** Latest price, rise/fall, open, high, low and 24h volume (spec section 3, market quote). */
+/** Latest price, rise/fall, open, high, low and 24h volume (docs/product.md, market quote). */
 export function QuoteBlock({ quote, locale, compact = false }: { quote: Quote; locale: string; compact?: boolean }) {
   const { t } = useTranslation("trade");
   const sign = changeSign(quote.change_pct);

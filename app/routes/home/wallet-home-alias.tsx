@@ -1,3 +1,3 @@
-/** The spec's alias of the wallet home. */
+/** The product's alias of the wallet home. */
 export { default, loader } from "./wallet-home";
 export { shouldRevalidate } from "../../lib/revalidate";

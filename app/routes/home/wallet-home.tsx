@@ -102,7 +102,7 @@ function Row({ label, value, onCopy }: { label: string; value: string; onCopy?: 
   );
 }
 
-/** Banner carousel: swipeable, autoplay every 3000 ms, 130 px high (spec section 9). */
+/** Banner carousel: swipeable, autoplay every 3000 ms, 130 px high (docs/product.md, rules and numbers). */
 function Banners({ slides }: { slides: Slide[] }) {
   const [index, setIndex] = useState(0);
   const track = useRef<HTMLDivElement>(null);

@@ -41,7 +41,7 @@ describe("/api/common/upload", () => {
     expect((await call("/api/common/upload", new FormData(), { token: u.token })).data.error).toBe("upload_missing");
   });
 
-  it("refuses 1 MiB + 1 byte with the spec's message, before reading it all", async () => {
+  it("refuses 1 MiB + 1 byte with the product's message, before reading it all", async () => {
     const u = await newUser();
     const big = new Uint8Array(1024 * 1024 + 1);
     big.set(PNG);

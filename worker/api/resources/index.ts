@@ -1,4 +1,4 @@
-/** `/api/index/*`: public site content (the spec's "index" resource). */
+/** `/api/index/*`: public site content (the product's "index" resource). */
 import { Hono, type Context } from "hono";
 import { getContacts, listSlides } from "../../domain/content/site";
 import { getBankAccount, type BankAccount } from "../../domain/deposits/bank-account";

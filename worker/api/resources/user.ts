@@ -23,7 +23,7 @@ const RegisterBody = z
     account,
     password,
     password_confirm: text({ max: PASSWORD_MAX, trim: false }).optional(),
-    // The spec names this field "confirm password"; older clients send `repassword`.
+    // The product names this field "confirm password"; older clients send `repassword`.
     repassword: text({ max: PASSWORD_MAX, trim: false }).optional(),
     invite_code: text({ max: 16, invalid: "errors.invite_unknown" }).pipe(z.string().regex(INVITE_CODE_RE, "errors.invite_unknown")),
   })

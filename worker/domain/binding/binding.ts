@@ -6,7 +6,7 @@ import { cardFingerprint, isSealed, sealCard, type CardKeys } from "./card-crypt
 import { isTronAddress } from "../chains/tron";
 import { cardLast4, isValidCardNumber, normalizeCardNumber } from "./validate";
 
-/** Chains a user can bind for withdrawals. Only USDT on TRC20 for now (the spec's withdrawal). */
+/** Chains a user can bind for withdrawals. Only USDT on TRC20 for now (the product's withdrawal). */
 export const WALLET_CHAINS = ["TRC20"] as const;
 export type WalletChain = (typeof WALLET_CHAINS)[number];
 /** At most this many live wallets or cards per user: plenty, and a bound on abuse. */

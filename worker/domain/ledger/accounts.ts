@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ledger_accounts } from "../../db/schema";
 
-/** Every user has these four accounts, created with the user (DESIGN.md section 3). */
+/** Every user has these four accounts, created with the user (docs/architecture.md, Money). */
 export const USER_ACCOUNT_CODES = ["available", "locked_trade", "locked_pool", "locked_withdrawal"] as const;
 export type UserAccountCode = (typeof USER_ACCOUNT_CODES)[number];
 
