@@ -17,7 +17,6 @@ import { hubStub } from "../../../worker/quotes";
 import { call, db, testEnv, uniqueAccount } from "../helpers";
 import { balance, rkey, USDT } from "../money/helpers";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The hub as a real-exchange deployment would run it (the api project itself simulates). */
 function useFeed(hub: DurableObjectStub<QuoteHub>, feed: Partial<Env>) {
@@ -58,13 +57,10 @@ describe("simulated walks", () => {
     expect(closes[0]).not.toEqual(closes[1]);
 
     // And the live ticks.
-    for (let i = 0; i < 3; i++) {
-      await Promise.all(hubs.map((h) => h.latest()));
-      await sleep(1_050);
-    }
-    const live = await Promise.all(hubs.map(async (h) => (await h.ticks(0, Date.now())).map((t) => t.price_e8)));
-    expect(live[0].length).toBeGreaterThanOrEqual(3);
-    expect(live[1].length).toBeGreaterThanOrEqual(3);
+    // An idle simulation makes a tick when asked, at most one a second: ask until each has three.
+    const liveTicks = () => Promise.all(hubs.map(async (h) => (await h.latest(), (await h.ticks(0, Date.now())).map((t) => t.price_e8))));
+    await expect.poll(async () => Math.min(...(await liveTicks()).map((l) => l.length)), { timeout: 8_000, interval: 250 }).toBeGreaterThanOrEqual(3);
+    const live = await liveTicks();
     expect(live[0].slice(0, 3)).not.toEqual(live[1].slice(0, 3));
   }, 20_000);
 });
@@ -137,7 +133,8 @@ describe("upstream allow-list in the hub", () => {
     const fetches = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("no", { status: 400 }));
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     await runDurableObjectAlarm(hub);
-    await sleep(50);
+    // The beat starts the upstream without waiting for it: wait until it connected or refused.
+    await vi.waitFor(() => expect(fetches.mock.calls.length + errors.mock.calls.length).toBeGreaterThan(0), { timeout: 2_000, interval: 10 });
     return { fetched: fetches.mock.calls.map((c) => String(c[0])), errors: errors.mock.calls.map((c) => c.map(String).join(" ")) };
   }
 
