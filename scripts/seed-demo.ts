@@ -17,6 +17,7 @@ import { storeUpload } from "../worker/domain/uploads/store";
 import { getRules, setRule } from "../worker/domain/withdrawals/withdrawals";
 import { deposit_channels, deposits, products } from "../worker/db/schema";
 import { saveProduct } from "../worker/domain/trades/products";
+import { listMinerPlans, listPoolProducts, saveMinerPlan, savePoolProduct } from "../worker/domain/earn/products";
 import { MICRO_PER_USDT as USDT } from "../worker/domain/money/units";
 
 export const DEMO = {
@@ -58,6 +59,7 @@ export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): P
   }
   done.push(...(await seedMoney(db, bucket, now_ms)));
   done.push(...(await seedProducts(db, now_ms)));
+  done.push(...(await seedEarn(db, now_ms)));
   return done;
 }
 
@@ -139,4 +141,18 @@ async function seedProducts(db: Db, now_ms: number): Promise<string[]> {
   await saveProduct(db, null, { symbol: "BTC/USDT", name: "Bitcoin", feed_symbol: "BTCUSDT", start_price_e8: 67_250 * 1e8, sort: 0, ...common }, "demo seed", now_ms);
   await saveProduct(db, null, { symbol: "ETH/USDT", name: "Ethereum", feed_symbol: "ETHUSDT", start_price_e8: 3_480 * 1e8, sort: 1, ...common }, "demo seed", now_ms);
   return ["markets BTC/USDT, ETH/USDT"];
+}
+
+/** The loan service's product (7 days, 0.68 % a day, 1 % a remaining day to redeem early) and a miner plan. */
+async function seedEarn(db: Db, now_ms: number): Promise<string[]> {
+  const done: string[] = [];
+  if ((await listPoolProducts(db, { only_enabled: false })).length === 0) {
+    await savePoolProduct(db, null, null, { name: "Liquidity pool · 7 days", days: 7, daily_rate_bp: 68, min_amount_micro: 100 * USDT, max_amount_micro: 1_000_000 * USDT, penalty_rate_bp: 100, enabled: true, sort: 0 }, "demo seed", now_ms);
+    done.push("pool product");
+  }
+  if ((await listMinerPlans(db, { only_enabled: false })).length === 0) {
+    await saveMinerPlan(db, null, null, { name: "Miner S1 · 30 days", price_micro: 300 * USDT, days: 30, daily_output_micro: 12 * USDT, stock: 1000, enabled: true, sort: 0 }, "demo seed", now_ms);
+    done.push("miner plan");
+  }
+  return done;
 }

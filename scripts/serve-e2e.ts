@@ -7,4 +7,5 @@ const state = ".wrangler/e2e";
 rmSync(state, { recursive: true, force: true });
 // `npm test` has built already; a standalone `npx playwright test` builds here.
 await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });
-wranglerDev(E2E_PORT, state);
+// The journeys may move the earn clock forward (worker/clock.ts): only this test server allows it.
+wranglerDev(E2E_PORT, state, ["--var", "TEST_CLOCK:1"]);

@@ -28,6 +28,8 @@ export interface Env {
    * development key stands in.
    */
   CARD_KEY?: string;
+  /** "1": a test deployment whose earn clock `/api/test/clock` may move forward (worker/clock.ts; never in production). */
+  TEST_CLOCK?: string;
   /** "enforce": every invocation's D1 view holds production's limits (tests, benches; worker/db/limits.ts). */
   D1_LIMITS?: string;
 }

@@ -14,6 +14,7 @@ import { moneyApi } from "./resources/money";
 import { bindingApi } from "./resources/binding";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
+import { testClockApi } from "./resources/test-clock";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
 
@@ -44,6 +45,7 @@ export function createApi() {
   app.route("/admin", adminApi);
   app.route("/admin", adminMoneyApi);
   app.route("/admin", adminTradesApi);
+  app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));
   app.onError((err, c) => {

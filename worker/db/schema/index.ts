@@ -4,3 +4,5 @@ export * from "./content";
 export * from "./ledger";
 export * from "./money";
 export * from "./trades";
+export * from "./profiles";
+export * from "./earn";

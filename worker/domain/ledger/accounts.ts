@@ -6,8 +6,8 @@ import { ledger_accounts } from "../../db/schema";
 export const USER_ACCOUNT_CODES = ["available", "locked_trade", "locked_pool", "locked_withdrawal"] as const;
 export type UserAccountCode = (typeof USER_ACCOUNT_CODES)[number];
 
-/** The platform's accounts, created by migrations 0003, 0005 and 0010. */
-export const PLATFORM_ACCOUNT_CODES = ["deposits", "withdrawals", "fees", "trading", "rewards", "promotions", "adjustments", "demo"] as const;
+/** The platform's accounts, created by migrations 0003, 0005, 0010 and 0011. */
+export const PLATFORM_ACCOUNT_CODES = ["deposits", "withdrawals", "fees", "trading", "rewards", "promotions", "adjustments", "demo", "miner"] as const;
 export type PlatformAccountCode = (typeof PLATFORM_ACCOUNT_CODES)[number];
 
 export type AccountKey = `user:${number}:${UserAccountCode}` | `platform:${PlatformAccountCode}`;

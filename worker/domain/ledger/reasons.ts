@@ -21,6 +21,13 @@ export const REASON_CODES = [
   "trade_fee_refund",
   // Play money for demo deployments (worker/mode.ts), never a real deposit.
   "demo_grant",
+  // The liquidity pool (worker/domain/earn/pool.ts) and the cloud miner (worker/domain/earn/miner.ts).
+  "pool_lock",
+  "pool_reward",
+  "pool_return",
+  "pool_penalty",
+  "miner_purchase",
+  "miner_output",
 ] as const;
 
 export type ReasonCode = (typeof REASON_CODES)[number];

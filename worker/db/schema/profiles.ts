@@ -1,0 +1,25 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * A user's completed profile: who they are, an ID photo and a drawn signature (both private
+ * uploads). Operators verify or reject it; a rejected one can be corrected and sent again. The
+ * loan service needs it submitted or verified before a purchase.
+ */
+export const profiles = sqliteTable(
+  "profiles",
+  {
+    user_id: integer("user_id").primaryKey(),
+    name: text("name").notNull(),
+    phone: text("phone").notNull(),
+    email: text("email").notNull(),
+    /** Upload ids (uploads.id) of the ID photo and the signature PNG. */
+    id_photo_id: text("id_photo_id").notNull(),
+    signature_id: text("signature_id").notNull(),
+    status: text("status", { enum: ["submitted", "verified", "rejected"] }).notNull(),
+    reject_reason: text("reject_reason").notNull().default(""),
+    submitted_at_ms: integer("submitted_at_ms").notNull(),
+    decided_at_ms: integer("decided_at_ms"),
+    decided_by: integer("decided_by"),
+  },
+  (t) => [index("profiles_status_idx").on(t.status, t.submitted_at_ms)],
+);
