@@ -251,6 +251,11 @@ describe("four eyes", () => {
     const u = await newUser();
     const dep = await recharge(u.token, "600");
     expect((await approve(op, dep.data.id, "600", "0xsmall-now-large")).data.status).toBe("confirming");
+    // One operator can make four eyes stricter, never looser: above 10,000 is refused, nothing saved.
+    const looser = await call("/api/admin/deposit_four_eyes", { threshold: "10000.01", reason: "fewer reviews" }, { token: op });
+    expect(looser.data.error).toBe("four_eyes_ceiling");
+    expect(looser.msg).toContain("10000.00 USDT");
+    expect(await cfg()).toEqual({ threshold: "500.00", threshold_micro: 500 * USDT });
     expect((await call("/api/admin/deposit_four_eyes", { threshold: "10000", reason: "back to default" }, { token: op })).code).toBe(1);
   });
 });

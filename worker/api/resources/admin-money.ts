@@ -171,7 +171,8 @@ export const adminMoneyApi = new Hono<AppEnv>()
   })
   .post("/deposit_four_eyes", async (c) => {
     const { reason, threshold } = read(c, FourEyesBody);
-    await setFourEyesThreshold(c.get("db"), c.get("operator").id, threshold, reason, Date.now());
+    const r = await setFourEyesThreshold(c.get("db"), c.get("operator").id, threshold, reason, Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.four_eyes_ceiling", 200, { max: usdt(r.max_micro) }, { max_micro: r.max_micro });
     return ok(c, null, "errors.saved");
   })
   .post("/deposit_channels", async (c) => {
