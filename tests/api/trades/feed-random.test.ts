@@ -11,7 +11,7 @@ import { orders } from "../../../worker/db/schema";
 import { ensurePlatformInviteCode, registerUser } from "../../../worker/domain/identity/users";
 import { platformAccount, userAccount } from "../../../worker/domain/ledger/accounts";
 import { postTransfers } from "../../../worker/domain/ledger/transfer";
-import { saveProduct } from "../../../worker/domain/trades/products";
+import { market } from "./market-helpers";
 import type { Env } from "../../../worker/env";
 import { hubStub } from "../../../worker/quotes";
 import { call, db, testEnv, uniqueAccount } from "../helpers";
@@ -70,27 +70,7 @@ describe("a real-exchange feed that stopped", () => {
   const SYMBOL = "STL/USDT";
 
   beforeAll(async () => {
-    const p = await saveProduct(
-      db,
-      null,
-      {
-        symbol: SYMBOL,
-        name: "Stalled coin",
-        feed_symbol: "STLUSDT",
-        start_price_e8: 100 * 1e8,
-        tick_size_e8: 1_000_000,
-        fee_rate_bp: 100,
-        quote_tolerance_bp: 50,
-        trading_hours: "",
-        enabled: true,
-        sort: 10,
-        durations: [{ seconds: 30, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }],
-      },
-      "test",
-      Date.now(),
-    );
-    if (p.status !== "ok") throw new Error(`product: ${p.status}`);
-    PRODUCT_ID = p.product.id;
+    PRODUCT_ID = (await market({ symbol: SYMBOL, name: "Stalled coin", feed_symbol: "STLUSDT", quote_tolerance_bp: 50, sort: 10, durations: [{ seconds: 30, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }] })).id;
     // No PRICE_FEED_URL: the hub waits for upstream ticks that never come.
     await useFeed(hubStub(testEnv, SYMBOL), {});
   });

@@ -3,38 +3,19 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { order_ticks, orders, transitions } from "../../../worker/db/schema";
 import { checkLedger } from "../../../worker/domain/ledger/check";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from "../../../worker/domain/trades/orders";
-import { saveProduct } from "../../../worker/domain/trades/products";
 import { hubFor } from "../../../worker/quotes";
 import { call, db, testEnv } from "../helpers";
 import { rkey } from "../money/helpers";
-import { balance, operator, user, USDT } from "./market-helpers";
+import { balance, market, operator, user, USDT } from "./market-helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let FAST_ID = 0;
 
 beforeAll(async () => {
   // A market with a 2-second delivery, so settlement can be watched inside a test.
-  const p = await saveProduct(
-    db,
-    null,
-    {
-      symbol: "TST/USDT",
-      name: "Test coin",
-      feed_symbol: "TSTUSDT",
-      start_price_e8: 100 * 1e8,
-      tick_size_e8: 1_000_000,
-      fee_rate_bp: 100,
-      quote_tolerance_bp: 50,
-      trading_hours: "",
-      enabled: true,
-      sort: 9,
-      durations: [{ seconds: 2, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }],
-    },
-    "test",
-    Date.now(),
-  );
-  if (p.status !== "ok") throw new Error(p.status);
-  FAST_ID = p.product.id;
+  FAST_ID = (
+    await market({ symbol: "TST/USDT", name: "Test coin", feed_symbol: "TSTUSDT", quote_tolerance_bp: 50, sort: 9, durations: [{ seconds: 2, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }] })
+  ).id;
 });
 
 async function currentPrice(product_id: number) {
