@@ -62,6 +62,7 @@ function consolePages(route) {
     route("money", "routes/admin/money-settings.tsx"); // /admin/money: deposit channels, platform bank account, withdrawal fees
     route("products", "routes/admin/markets.tsx"); // /admin/products: markets, durations, rates, exposure limits; parameters frozen while orders are open
     route("products/:id", "routes/admin/market-detail.tsx"); // /admin/products/:id: one market's settings and its open exposure, live
+    route("earn", "routes/admin/earn.tsx"); // /admin/earn: pool products and miner plans; terms read-only while anything bought under them runs
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
     route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log
   });
