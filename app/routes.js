@@ -52,7 +52,7 @@ function consolePages(route) {
   // /admin: the console layout and its operator guard. Its id stays "routes/admin" because
   // app/components/admin/money.tsx reads the operator with useRouteLoaderData("routes/admin").
   route("admin", "routes/admin/layout.tsx", { id: "routes/admin" }, () => {
-    route(undefined, "routes/admin/overview.tsx", { index: true }); // /admin: user and session counts
+    route(undefined, "routes/admin/overview.tsx", { index: true }); // /admin: user and session counts; earn figures (locked in the pool, paid today, due in 24 h)
     route("users", "routes/admin/users.tsx", { index: true }); // /admin/users: find a user
     route("users/:id", "routes/admin/user-detail.tsx"); // /admin/users/:id: balances, statement, adjustment proposal
     route("deposits", "routes/admin/deposits.tsx"); // /admin/deposits: verify deposits (four eyes for large ones)

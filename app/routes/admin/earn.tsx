@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "../../components/form";
 import { useUi } from "../../components/ui";
@@ -57,11 +58,16 @@ export default function AdminEarn() {
   );
 }
 
-function useSaveFetcher() {
+/** Saves through the route's action; on success a form for a new row empties for the next one. */
+function useSaveFetcher(resetOnSuccess = false) {
   const ui = useUi();
   const fetcher = useFetcher<PageEnvelope>();
-  useEnvelope(fetcher.data, (_d, msg) => ui.toast(msg));
-  return fetcher;
+  const form = useRef<HTMLFormElement>(null);
+  useEnvelope(fetcher.data, (_d, msg) => {
+    ui.toast(msg);
+    if (resetOnSuccess) form.current?.reset();
+  });
+  return { fetcher, form };
 }
 
 function Title({ row, add }: { row: { id: number; name: string; enabled: boolean }; add: string }) {
@@ -79,10 +85,10 @@ function Title({ row, add }: { row: { id: number; name: string; enabled: boolean
 
 function PoolForm({ row }: { row: PoolRow }) {
   const { t } = useTranslation("admin");
-  const fetcher = useSaveFetcher();
+  const { fetcher, form } = useSaveFetcher(!row.id);
   const locked = row.running > 0;
   return (
-    <fetcher.Form method="post" className="form admin-form" data-testid="earn-pool-form">
+    <fetcher.Form ref={form} method="post" className="form admin-form" data-testid="earn-pool-form">
       <Title row={row} add={t("earn.pool_add")} />
       <input type="hidden" name="kind" value="pool" />
       <input type="hidden" name="id" value={row.id || ""} />
@@ -107,10 +113,10 @@ function PoolForm({ row }: { row: PoolRow }) {
 
 function MinerForm({ row }: { row: MinerRow }) {
   const { t } = useTranslation("admin");
-  const fetcher = useSaveFetcher();
+  const { fetcher, form } = useSaveFetcher(!row.id);
   const locked = row.running > 0;
   return (
-    <fetcher.Form method="post" className="form admin-form" data-testid="earn-miner-form">
+    <fetcher.Form ref={form} method="post" className="form admin-form" data-testid="earn-miner-form">
       <Title row={row} add={t("earn.miner_add")} />
       <input type="hidden" name="kind" value="miner" />
       <input type="hidden" name="id" value={row.id || ""} />
@@ -150,9 +156,9 @@ function SaveTail({ enabled, busy }: { enabled: boolean; busy: boolean }) {
 /** Closing stops new purchases and keeps every term; what runs keeps running. */
 function Toggle({ kind, id, enabled }: { kind: Kind; id: number; enabled: boolean }) {
   const { t } = useTranslation("admin");
-  const fetcher = useSaveFetcher();
+  const { fetcher, form } = useSaveFetcher(true);
   return (
-    <fetcher.Form method="post" className="inline-action" data-testid="earn-toggle">
+    <fetcher.Form ref={form} method="post" className="inline-action" data-testid="earn-toggle">
       <input type="hidden" name="intent" value="toggle" />
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="id" value={id} />
