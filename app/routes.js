@@ -52,7 +52,7 @@ function consolePages(route) {
   // /admin: the console layout and its operator guard. Its id stays "routes/admin" because
   // app/components/admin/money.tsx reads the operator with useRouteLoaderData("routes/admin").
   route("admin", "routes/admin/layout.tsx", { id: "routes/admin" }, () => {
-    route(undefined, "routes/admin/overview.tsx", { index: true }); // /admin: user and session counts
+    route(undefined, "routes/admin/overview.tsx", { index: true }); // /admin: user and session counts; earn figures (locked in the pool, paid today, due in 24 h)
     route("users", "routes/admin/users.tsx", { index: true }); // /admin/users: find a user
     route("users/:id", "routes/admin/user-detail.tsx"); // /admin/users/:id: balances, statement, adjustment proposal
     route("deposits", "routes/admin/deposits.tsx"); // /admin/deposits: verify deposits (four eyes for large ones)
@@ -62,6 +62,7 @@ function consolePages(route) {
     route("money", "routes/admin/money-settings.tsx"); // /admin/money: deposit channels, platform bank account, withdrawal fees
     route("products", "routes/admin/markets.tsx"); // /admin/products: markets, durations, rates, exposure limits; parameters frozen while orders are open
     route("products/:id", "routes/admin/market-detail.tsx"); // /admin/products/:id: one market's settings and its open exposure, live
+    route("earn", "routes/admin/earn.tsx"); // /admin/earn: pool products and miner plans; terms read-only while anything bought under them runs
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
     route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log
   });

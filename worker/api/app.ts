@@ -8,6 +8,7 @@ import { ApiError, fail } from "./envelope";
 import { adminApi } from "./resources/admin";
 import { adminMoneyApi } from "./resources/admin-money";
 import { adminTradesApi } from "./resources/admin-trades";
+import { adminEarnApi } from "./resources/admin-earn";
 import { indexApi } from "./resources/index";
 import { userApi } from "./resources/user";
 import { moneyApi } from "./resources/money";
@@ -45,6 +46,7 @@ export function createApi() {
   app.route("/admin", adminApi);
   app.route("/admin", adminMoneyApi);
   app.route("/admin", adminTradesApi);
+  app.route("/admin", adminEarnApi);
   app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));

@@ -69,6 +69,9 @@ export default function AdminLayout() {
           </NavLink>
           <NavLink to="/admin/money">{t("nav_money")}</NavLink>
           <NavLink to="/admin/products">{t("nav_products")}</NavLink>
+          <NavLink to="/admin/earn" data-testid="nav-earn">
+            {t("nav_earn")}
+          </NavLink>
           <NavLink to="/admin/ledger">{t("nav_ledger")}</NavLink>
           <NavLink to="/admin/audit">{t("nav_audit")}</NavLink>
           <NavLink to="/admin/content">{t("nav_content")}</NavLink>

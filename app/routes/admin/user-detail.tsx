@@ -10,6 +10,7 @@ import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { formatDateTime } from "../../lib/format";
 import type { StatementLine } from "../../lib/money";
 import { useLedgerWords } from "../../lib/ledger-words";
+import { EarnHoldings, type MinerHoldingRow, type PoolHoldingRow } from "../../components/admin/earn-holdings";
 import { formatUsdtExact, parseAmountExact } from "../../../worker/domain/money/units";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -25,13 +26,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const id = String(params.id ?? "");
   if (!/^\d{1,15}$/.test(id)) throw new Response("Not found", { status: 404 });
   const page_no = pageParam(new URL(request.url));
-  const [ledger, pending] = await Promise.all([
+  const [ledger, pending, earn] = await Promise.all([
     adminApiOrLogin<Ledger>(context, request, `/api/admin/users/${id}/ledger`, { page_no, row: ROWS }),
     adminApi<{ items: Adjustment[] }>(context, request, "/api/admin/adjustments", { status: "pending", user_id: id, row: 100 }),
+    adminApi<{ pool: PoolHoldingRow[]; miner: MinerHoldingRow[] }>(context, request, `/api/admin/users/${id}/earn`),
   ]);
   if (ledger.code !== 1) throw new Response(ledger.msg, { status: ledger.status === 404 ? 404 : 400 });
   const mine = pending.code === 1 ? pending.data.items : [];
-  return { ...ledger.data, page_no, pending: mine };
+  const holdings = earn.code === 1 ? earn.data : { pool: [], miner: [] };
+  return { ...ledger.data, page_no, pending: mine, holdings };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -48,7 +51,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 /** One user: balances from the ledger, their statement, and a four-eyes adjustment proposal. */
 export default function AdminUser() {
   const { t, i18n } = useTranslation("admin");
-  const { user, balances, items, total, page_no, pending } = useLoaderData<typeof loader>();
+  const { user, balances, items, total, page_no, pending, holdings } = useLoaderData<typeof loader>();
   const lng = i18n.language;
   const words = useLedgerWords();
   const label = (prefix: string, key: string) => (i18n.exists(`admin:${prefix}.${key}`) ? t(`${prefix}.${key}`) : key);
@@ -102,6 +105,8 @@ export default function AdminUser() {
           <Link to="/admin/adjustments">{t("users.pending_open")}</Link>
         </div>
       </div>
+
+      <EarnHoldings pool={holdings.pool} miner={holdings.miner} />
 
       <h2>{t("users.statement")}</h2>
       <p className="muted">{t("users.statement_note", { count: total })}</p>

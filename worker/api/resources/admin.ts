@@ -11,6 +11,9 @@ import { requireOperator } from "../../middleware/auth";
 import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { int, optionalText, pagination, text } from "../fields";
 import type { AppEnv } from "../types";
+import { usdt } from "../present";
+import { serverNow } from "../../clock";
+import { earnFigures } from "../../domain/earn/holdings";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
 
 const LoginBody = z.object({ account: text({ max: 64, invalid: "errors.login_failed" }), password: text({ max: 256, trim: false, invalid: "errors.login_failed" }) });
@@ -60,7 +63,20 @@ export const adminApi = new Hono<AppEnv>()
         .where(and(eq(sessions.kind, "user"), isNull(sessions.revoked_at_ms), gt(sessions.absolute_expires_at_ms, now_ms), gt(sessions.last_seen_at_ms, now_ms - SESSION_POLICY.user.idle_ms))),
       db.select({ n: count() }).from(operators),
     ]);
-    return ok(c, { users: u.n, users_24h: today.n, active_sessions: live.n, operators: ops.n });
+    // Earn figures run on the earn clock (a test deployment may move it), like the accrual.
+    const earn = await earnFigures(db, await serverNow(c.env, db));
+    return ok(c, {
+      users: u.n,
+      users_24h: today.n,
+      active_sessions: live.n,
+      operators: ops.n,
+      earn_locked: usdt(earn.locked_pool_micro),
+      earn_locked_micro: earn.locked_pool_micro,
+      earn_paid_today: usdt(earn.paid_today_micro),
+      earn_paid_today_micro: earn.paid_today_micro,
+      earn_due_24h: usdt(earn.due_24h_micro),
+      earn_due_24h_micro: earn.due_24h_micro,
+    });
   })
   .on(["GET", "POST"], "/audit", async (c) => {
     const q = read(c, AuditQuery);
