@@ -153,6 +153,23 @@ describe("review by an operator", () => {
     expect(entries).toHaveLength(1);
   });
 
+  it("a decision on a version the user has since corrected is refused; on the version shown it applies", async () => {
+    const op = await operatorToken();
+    const u = await userWithImages();
+    await save(u, u.body);
+    const seen = (await rowOf(u.id))!.submitted_at_ms;
+    await new Promise((r) => setTimeout(r, 5));
+    await save(u, { ...u.body, name: "Ana María López" });
+    const stale = await call(`/api/admin/profiles/${u.id}/verify`, { submitted_at_ms: seen }, { token: op, headers: { lang: "de" } });
+    expect(stale.data.error).toBe("profile_changed");
+    expect(stale.msg).toContain("erneut");
+    expect(await auditFor(u.id, "profile.verify")).toHaveLength(0);
+    expect((await rowOf(u.id))?.status).toBe("submitted");
+    const current = (await rowOf(u.id))!.submitted_at_ms;
+    const r = await call(`/api/admin/profiles/${u.id}/reject`, { submitted_at_ms: current, reason: "Name differs from the ID" }, { token: op });
+    expect(r.data).toMatchObject({ status: "rejected", name: "Ana María López", reject_reason: "Name differs from the ID" });
+  });
+
   it("unknown profiles and users without a session are refused", async () => {
     const op = await operatorToken();
     const u = await newUser();
@@ -212,5 +229,8 @@ describe("pages", () => {
     expect(html).toContain(`src="${u.signature}"`);
     expect(html).toContain('data-testid="verify-profile"');
     expect(html).toContain('data-testid="reject-profile"');
+    // Both decisions carry the version the operator is looking at.
+    const shown = (await rowOf(u.id))!.submitted_at_ms;
+    expect(html.split(`name="submitted_at_ms" value="${shown}"`).length - 1).toBe(2);
   });
 });

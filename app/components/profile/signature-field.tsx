@@ -16,7 +16,7 @@ export type SignatureHandle = { isEmpty(): boolean; toPng(): Blob };
 /**
  * A signature drawn with a finger or the mouse (signature_pad), on a white background so the
  * PNG reads the same on the console's light and dark screens. The canvas is sized for the
- * screen's pixel ratio, so strokes stay sharp; resizing clears it, as the library requires.
+ * screen's pixel ratio, so strokes stay sharp.
  */
 export function SignatureField({ label, hint, handle, onChange }: { label: string; hint: string; handle: React.MutableRefObject<SignatureHandle | null>; onChange: (drawn: boolean) => void }) {
   const { t } = useTranslation("me");
@@ -29,13 +29,19 @@ export function SignatureField({ label, hint, handle, onChange }: { label: strin
     const el = canvas.current!;
     const p = new SignaturePad(el, { backgroundColor: "rgb(255,255,255)", penColor: "rgb(17,24,39)" });
     pad.current = p;
+    let width = -1;
+    // Phones fire resize when the address bar hides on scroll: only a real width change
+    // refits, and the strokes are redrawn at the new size instead of being lost.
     const fit = () => {
+      if (el.offsetWidth === width) return;
+      width = el.offsetWidth;
+      const strokes = p.toData();
       const ratio = Math.max(window.devicePixelRatio || 1, 1);
       el.width = el.offsetWidth * ratio;
       el.height = el.offsetHeight * ratio;
       el.getContext("2d")!.scale(ratio, ratio);
       p.clear();
-      changed.current(false);
+      p.fromData(strokes);
     };
     fit();
     const onEnd = () => changed.current(!p.isEmpty());

@@ -18,9 +18,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadQueue<ProfileItem, (typeof STATUSES)[number]>(context, request, "/api/admin/profiles", STATUSES);
 }
 
-export const action = ({ request, context }: ActionFunctionArgs) => decideInQueue(context, request, "/api/admin/profiles", { verify: null, reject: "reason" });
+export const action = ({ request, context }: ActionFunctionArgs) => decideInQueue(context, request, "/api/admin/profiles", { verify: ["submitted_at_ms"], reject: ["reason", "submitted_at_ms"] });
 
-/** The profile review queue: the ID photo beside the drawn signature, then verify or reject with a reason. */
+/**
+ * The profile review queue: the ID photo beside the drawn signature, then verify or reject with
+ * a reason. Each decision names the version shown (`submitted_at_ms`), so a correction the
+ * user sent meanwhile is refused instead of decided unseen.
+ */
 export default function AdminProfiles() {
   const { t } = useTranslation("admin");
   const data = useLoaderData<typeof loader>();
@@ -63,7 +67,7 @@ function ProfileRow({ p }: { p: ProfileItem }) {
             <InlineAction
               fetcher={fetcher}
               busy={busy}
-              hidden={{ intent: "reject", id: p.user_id }}
+              hidden={{ intent: "reject", id: p.user_id, submitted_at_ms: p.submitted_at_ms }}
               name="reason"
               placeholder={t("reject_reason")}
               button={t("reject")}
@@ -95,6 +99,7 @@ function VerifyButton({ p, fetcher, busy }: { p: ProfileItem; fetcher: ReturnTyp
     <form className="inline-action" onSubmit={onSubmit}>
       <input type="hidden" name="intent" value="verify" />
       <input type="hidden" name="id" value={p.user_id} />
+      <input type="hidden" name="submitted_at_ms" value={p.submitted_at_ms} />
       <button type="submit" className="btn btn-sm btn-primary" disabled={busy} data-testid="verify-profile">
         {t("profiles.verify")}
       </button>

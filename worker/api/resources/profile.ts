@@ -8,7 +8,7 @@ import { z } from "zod";
 import { listProfiles, readProfile, rejectProfile, submitProfile, verifyProfile, type Profile } from "../../domain/profiles/profiles";
 import { requireOperator, requireUser } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
-import { pagination, text } from "../fields";
+import { int, pagination, text } from "../fields";
 import type { AppEnv } from "../types";
 
 /** Lengths here only bound the input; the real rules are worker/domain/profiles/rules.ts. */
@@ -19,7 +19,9 @@ const ProfileBody = z.object({
   id_photo: text({ max: 200, invalid: "errors.id_photo_unknown" }),
   signature: text({ max: 200, invalid: "errors.signature_unknown" }),
 });
-const Reason = z.object({ reason: text({ max: 500, invalid: "errors.reason_required" }) });
+/** The version the operator saw (`submitted_at_ms` from the queue); without it, the current one. */
+const Seen = z.object({ submitted_at_ms: int({ min: 0, max: Number.MAX_SAFE_INTEGER }).optional() });
+const Reason = Seen.extend({ reason: text({ max: 500, invalid: "errors.reason_required" }) });
 const Queue = z.object({ status: z.enum(["submitted", "verified", "rejected", "all"], { error: "errors.invalid_field" }).default("submitted"), ...pagination });
 
 /** The user's view: images as the same `/files/<id>` urls the upload answered. */
@@ -55,14 +57,15 @@ export const adminProfilesApi = new Hono<AppEnv>()
     return ok(c, { items: items.map(adminProfileOut), total });
   })
   .post("/profiles/:user_id/verify", async (c) => {
-    const r = await verifyProfile(c.get("db"), c.get("operator").id, pathUserId(c.req.param("user_id")), Date.now());
+    const { submitted_at_ms } = read(c, Seen);
+    const r = await verifyProfile(c.get("db"), c.get("operator").id, pathUserId(c.req.param("user_id")), submitted_at_ms, Date.now());
     if (r.status === "not_found") throw new ApiError("errors.not_found", 404);
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
     return ok(c, profileOut(r.profile), "errors.profile_verified_ok");
   })
   .post("/profiles/:user_id/reject", async (c) => {
-    const { reason } = read(c, Reason);
-    const r = await rejectProfile(c.get("db"), c.get("operator").id, pathUserId(c.req.param("user_id")), reason, Date.now());
+    const { reason, submitted_at_ms } = read(c, Reason);
+    const r = await rejectProfile(c.get("db"), c.get("operator").id, pathUserId(c.req.param("user_id")), reason, submitted_at_ms, Date.now());
     if (r.status === "not_found") throw new ApiError("errors.not_found", 404);
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
     return ok(c, profileOut(r.profile), "errors.rejected");

@@ -44,9 +44,13 @@ export async function readProfile(db: Db, user_id: number): Promise<Profile | un
   return db.query.profiles.findFirst({ where: eq(profiles.user_id, user_id) });
 }
 
-export type DecideResult = { status: "ok"; profile: Profile } | { status: "not_found" | "profile_not_submitted" };
+export type DecideResult = { status: "ok"; profile: Profile } | { status: "not_found" | "profile_not_submitted" | "profile_changed" };
 
-type Decision = { to: "verified" | "rejected"; reason: string };
+/**
+ * `seen` is the `submitted_at_ms` of the version the operator looked at: a user may correct a
+ * profile under review, and a decision must never apply to details the operator did not see.
+ */
+export type Decision = { to: "verified" | "rejected"; reason: string; seen?: number };
 
 /** A batch broken by the guard below: the profile was not waiting for review. */
 function isGuardFailure(err: unknown): boolean {
@@ -64,7 +68,9 @@ function isGuardFailure(err: unknown): boolean {
 async function decide(db: Db, operator_id: number, user_id: number, d: Decision, now_ms: number): Promise<DecideResult> {
   const before = await readProfile(db, user_id);
   if (!before) return { status: "not_found" };
-  const guardedOperator = sql`(SELECT ${operator_id} FROM profiles WHERE user_id = ${user_id} AND status = 'submitted')` as unknown as number;
+  if (before.status === "submitted" && d.seen !== undefined && before.submitted_at_ms !== d.seen) return { status: "profile_changed" };
+  const version = d.seen === undefined ? sql`` : sql` AND submitted_at_ms = ${d.seen}`;
+  const guardedOperator = sql`(SELECT ${operator_id} FROM profiles WHERE user_id = ${user_id} AND status = 'submitted'${version})` as unknown as number;
   const audit = db.insert(audit_log).values({
     operator_id: guardedOperator,
     action: d.to === "verified" ? "profile.verify" : "profile.reject",
@@ -80,18 +86,20 @@ async function decide(db: Db, operator_id: number, user_id: number, d: Decision,
   try {
     await db.batch([audit, update]);
   } catch (err) {
-    if (isGuardFailure(err)) return { status: "profile_not_submitted" };
-    throw err;
+    if (!isGuardFailure(err)) throw err;
+    // Lost a race: to another operator's decision, or to the user's correction.
+    const now = await readProfile(db, user_id);
+    return { status: now?.status === "submitted" ? "profile_changed" : "profile_not_submitted" };
   }
   return { status: "ok", profile: (await readProfile(db, user_id))! };
 }
 
-export function verifyProfile(db: Db, operator_id: number, user_id: number, now_ms: number) {
-  return decide(db, operator_id, user_id, { to: "verified", reason: "" }, now_ms);
+export function verifyProfile(db: Db, operator_id: number, user_id: number, seen: number | undefined, now_ms: number) {
+  return decide(db, operator_id, user_id, { to: "verified", reason: "", seen }, now_ms);
 }
 
-export function rejectProfile(db: Db, operator_id: number, user_id: number, reason: string, now_ms: number) {
-  return decide(db, operator_id, user_id, { to: "rejected", reason }, now_ms);
+export function rejectProfile(db: Db, operator_id: number, user_id: number, reason: string, seen: number | undefined, now_ms: number) {
+  return decide(db, operator_id, user_id, { to: "rejected", reason, seen }, now_ms);
 }
 
 /** The review queue: waiting profiles oldest first, decided ones newest first; with the account. */
