@@ -184,6 +184,9 @@ describe("pages", () => {
   const userCookieOf = async (token: string) => (await userCookie.serialize(token)).split(";")[0];
 
   it("the profile page shows the fields and the status; the Accounts page links it with its status", async () => {
+    const anonymous = await page("/pages/me/sub/improve-info");
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toContain("/pages/user/login");
     const u = await newUser();
     const cookie = await userCookieOf(u.token);
     const res = await page("/pages/me/sub/improve-info", { headers: { cookie } });
