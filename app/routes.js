@@ -29,6 +29,7 @@ function userPages(route) {
   route("pages/me/sub/setting", "routes/me/settings.tsx"); // language and logout
   route("pages/me/sub/modify-pwd", "routes/me/change-password.tsx"); // change the login password
   route("pages/me/sub/about", "routes/me/about.tsx"); // about the platform, app version
+  route("pages/me/sub/improve-info", "routes/me/profile.tsx"); // profile completion: name, phone, email, ID photo, drawn signature; review status
 
   // Me: money in and out.
   route("pages/me/sub/stored", "routes/me/recharge-crypto.tsx"); // crypto recharge: own deposit address, report with proof
@@ -57,6 +58,7 @@ function consolePages(route) {
     route("users/:id", "routes/admin/user-detail.tsx"); // /admin/users/:id: balances, statement, adjustment proposal
     route("deposits", "routes/admin/deposits.tsx"); // /admin/deposits: verify deposits (four eyes for large ones)
     route("withdrawals", "routes/admin/withdrawals.tsx"); // /admin/withdrawals: the payout queue
+    route("profiles", "routes/admin/profiles.tsx"); // /admin/profiles: review profiles, ID photo beside signature; verify or reject with a reason
     route("adjustments", "routes/admin/adjustments.tsx"); // /admin/adjustments: balance corrections, four eyes
     route("ledger", "routes/admin/ledger-check.tsx"); // /admin/ledger: recompute every balance from the transfers
     route("money", "routes/admin/money-settings.tsx"); // /admin/money: deposit channels, platform bank account, withdrawal fees

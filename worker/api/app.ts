@@ -13,6 +13,7 @@ import { indexApi } from "./resources/index";
 import { userApi } from "./resources/user";
 import { moneyApi } from "./resources/money";
 import { bindingApi } from "./resources/binding";
+import { adminProfilesApi, profileApi } from "./resources/profile";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
 import { testClockApi } from "./resources/test-clock";
@@ -39,6 +40,7 @@ export function createApi() {
   app.route("/user", userApi);
   app.route("/user", moneyApi);
   app.route("/user", bindingApi);
+  app.route("/user", profileApi);
   app.route("/common", commonApi);
   app.route("/index", indexApi);
   app.route("/index", marketsApi);
@@ -47,6 +49,7 @@ export function createApi() {
   app.route("/admin", adminMoneyApi);
   app.route("/admin", adminTradesApi);
   app.route("/admin", adminEarnApi);
+  app.route("/admin", adminProfilesApi);
   app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));

@@ -249,8 +249,8 @@ export function QueuePage({
 }) {
   const { total, status, page_no, error } = data;
   const { t } = useTranslation("admin");
-  // Tabs whose rows still wait for a decision (a first approval, a second operator) show actions.
-  const decided = status !== "review" && status !== "confirming" && status !== "all";
+  // Tabs whose rows still wait for a decision (a first approval, a second operator, a profile review) show actions.
+  const decided = status !== "review" && status !== "confirming" && status !== "submitted" && status !== "all";
   return (
     <section>
       <div className="page-head">

@@ -62,6 +62,9 @@ export default function AdminLayout() {
             {t("nav_withdrawals")}
             <Badge n={waiting.withdrawals} label={t("waiting_review", { count: waiting.withdrawals })} />
           </NavLink>
+          <NavLink to="/admin/profiles" data-testid="nav-profiles">
+            {t("nav_profiles")}
+          </NavLink>
           <NavLink to="/admin/users">{t("nav_users")}</NavLink>
           <NavLink to="/admin/adjustments" data-testid="nav-adjustments">
             {t("nav_adjustments")}

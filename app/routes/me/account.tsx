@@ -1,8 +1,18 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AppLink, Screen } from "../../components/nav";
 import { useCopy } from "../../components/ui";
 import { formatDate } from "../../lib/format";
+import { api } from "../../lib/api.server";
 import { useRootData } from "../../root";
+import type { ProfileView } from "./profile";
+
+/** The profile's review status for its menu line; without an answer the line shows no status. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const res = await api<ProfileView>(context, request, "/api/user/cxinfos");
+  return { profile_status: res.code === 1 ? res.data.status : null };
+}
 
 /** Accounts (tab 3): who you are, your invitation code, and the way to every setting. */
 export default function Accounts() {
@@ -10,6 +20,7 @@ export default function Accounts() {
   const root = useRootData();
   const user = root?.user;
   const copy = useCopy();
+  const { profile_status } = useLoaderData<typeof loader>();
   if (!user) return null;
   return (
     <Screen title={t("title")} tabs>
@@ -43,6 +54,7 @@ export default function Accounts() {
         <MenuItem to="/pages/me/sub/record" label={t("menu_records")} />
       </nav>
       <nav className="menu card" aria-label={t("title")}>
+        <MenuItem to="/pages/me/sub/improve-info" label={t("menu_profile")} detail={profile_status ? t(`profile.status_${profile_status}`) : undefined} testId="menu-profile" />
         <MenuItem to="/pages/me/sub/setting" label={t("settings")} />
         <MenuItem to="/pages/me/sub/modify-pwd" label={t("modify_pwd")} />
         <MenuItem to="/pages/me/sub/about" label={t("about")} />
@@ -51,9 +63,9 @@ export default function Accounts() {
   );
 }
 
-export function MenuItem({ to, label, detail }: { to: string; label: string; detail?: string }) {
+export function MenuItem({ to, label, detail, testId }: { to: string; label: string; detail?: string; testId?: string }) {
   return (
-    <AppLink to={to} className="menu-item">
+    <AppLink to={to} className="menu-item" data-testid={testId}>
       <span>{label}</span>
       <span className="menu-detail">
         {detail}
