@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { adminApi, adminApiOrLogin } from "./admin.server";
-import { pageParam, QUEUE_ROWS, statusParam } from "../components/admin/money";
+import { pageParam, QUEUE_ROWS, statusParam } from "./admin-console";
 
 /** One page of a review queue (deposits, withdrawals): `?status=` and `?page=` from the URL. */
 export async function loadQueue<Item, S extends string>(context: AppLoadContext, request: Request, path: string, statuses: readonly S[]) {

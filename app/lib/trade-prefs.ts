@@ -3,7 +3,7 @@
  * the trade tab), `productType` (the chart interval) and `orderTabIndexActive` (0 positions,
  * 1 history), kept in localStorage under those names. Reads never throw (private mode, quota).
  */
-import { INTERVALS, type Interval } from "../components/trade/types";
+import { INTERVALS, type Interval } from "./trade-types";
 
 function read(name: string): string | null {
   try {

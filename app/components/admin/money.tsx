@@ -5,14 +5,10 @@ import { Empty } from "../nav";
 import { useUi } from "../ui";
 import { formatDateTime } from "../../lib/format";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { useAction, QUEUE_ROWS } from "../../lib/admin-console";
 import { formatSigned } from "../../../worker/domain/money/units";
 
 /** Parts shared by the console's money pages (queues, users, adjustments, settings, ledger). */
-
-/** The signed-in operator, from the console layout's loader. */
-export function useOperator(): { id: number; account: string } | undefined {
-  return useRouteLoaderData<{ operator: { id: number; account: string } }>("routes/admin")?.operator;
-}
 
 /** A signed amount: "+12.50" in green, "-3.00" in red. */
 export function Signed({ micro }: { micro: number }) {
@@ -73,18 +69,6 @@ export function Pager({ page, total, rows }: { page: number; total: number; rows
   );
 }
 
-/** The page number from `?page=`, at least 1. */
-export function pageParam(url: URL): number {
-  const n = Number(url.searchParams.get("page") ?? 1);
-  return Number.isSafeInteger(n) && n >= 1 ? Math.min(n, 100_000) : 1;
-}
-
-/** `?status=` when it is one of the allowed values, else the first (the default tab). */
-export function statusParam<S extends string>(url: URL, allowed: readonly S[]): S {
-  const s = url.searchParams.get("status") as S | null;
-  return s && allowed.includes(s) ? s : allowed[0];
-}
-
 /** A screenshot thumbnail; a click shows it full size over the page (Escape or a click closes). */
 export function Screenshot({ src, alt }: { src: string; alt: string }) {
   const { t } = useTranslation("admin");
@@ -115,20 +99,6 @@ export function Screenshot({ src, alt }: { src: string; alt: string }) {
       ) : null}
     </>
   );
-}
-
-/**
- * One fetcher per row or form: failures show the server's message (e.g. "This has already
- * been processed."), successes its confirmation; the page's loaders then run again.
- */
-export function useAction(onSuccess?: () => void) {
-  const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
-  useEnvelope(fetcher.data, (_d, msg) => {
-    if (msg) ui.toast(msg);
-    onSuccess?.();
-  });
-  return { fetcher, busy: fetcher.state !== "idle" };
 }
 
 /**
@@ -221,9 +191,6 @@ export function Destination({ text, tag, showHead = true }: { text: string; tag?
     </div>
   );
 }
-
-/** Rows per page of a console queue (the loaders ask for this many). */
-export const QUEUE_ROWS = 30;
 
 /**
  * A review queue page (deposits, withdrawals): title and note, status tabs, the table of

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../lib/format";
 import { Arrow } from "./order-sheet";
-import type { Direction, OrderStatus } from "./types";
+import type { Direction, OrderStatus } from "../../lib/trade-types";
 
 /**
  * Times in the user's own zone. The server does not know it, so the server render (and the

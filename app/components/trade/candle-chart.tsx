@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CandlestickData, IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { useQuoteEvents, type QuoteEvent } from "../../lib/quotes";
-import { INTERVAL_MS, INTERVALS, type Interval } from "./types";
+import { INTERVAL_MS, INTERVALS, type Interval } from "../../lib/trade-types";
 
 type Bar = CandlestickData<UTCTimestamp>;
 type ApiCandle = { t: number; o: string; h: string; l: string; c: string; v: string };

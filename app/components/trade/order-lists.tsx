@@ -5,8 +5,8 @@ import { formatPrice, formatSigned, formatUsdt } from "../../../worker/domain/mo
 import { useQuotes } from "../../lib/quotes";
 import { AppLink, Empty } from "../nav";
 import { DirectionTag, Signed, StatusPill, useLocalTime } from "./bits";
-import { formatCountdown, standing } from "./format";
-import type { Order } from "./types";
+import { formatCountdown, standing } from "../../lib/trade-format";
+import type { Order } from "../../lib/trade-types";
 import { useNow, useServerOffset } from "../../lib/use-now";
 
 /** How long after delivery the list asks again, then backing off while an order stays open. */

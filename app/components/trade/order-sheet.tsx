@@ -7,10 +7,10 @@ import { useQuotes, withLive } from "../../lib/quotes";
 import type { PageEnvelope } from "../../lib/use-envelope";
 import { announceChange } from "../../lib/use-user-channel";
 import { useUi } from "../ui";
-import { formatClock, formatCountdown } from "./format";
+import { formatClock, formatCountdown } from "../../lib/trade-format";
 import { previewOrder } from "../../lib/order-preview";
 import { ChangePill, LivePrice } from "./quote-block";
-import type { Direction, Order, Product } from "./types";
+import type { Direction, Order, Product } from "../../lib/trade-types";
 import { useNow } from "../../lib/use-now";
 
 export type PlacedOrder = { id: number; server_time: number; order: Order };

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { LiveQuote } from "../../lib/quotes";
-import { changeSign, formatChange, formatVolume } from "./format";
+import { changeSign, formatChange, formatVolume } from "../../lib/trade-format";
 import { formatPrice } from "../../../worker/domain/money/units";
 
 /** Principle 5: simulated data says so, in one line. */

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { InlineAction, Pager, Signed, StatusPill, StatusTabs, TableWrap, pageParam, statusParam, useAction, useOperator } from "../../components/admin/money";
+import { InlineAction, Pager, Signed, StatusPill, StatusTabs, TableWrap } from "../../components/admin/money";
+import { pageParam, statusParam, useAction, useOperator } from "../../lib/admin-console";
 import { Empty } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";

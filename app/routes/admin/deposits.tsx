@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Decided, Destination, InlineAction, QueuePage, Screenshot, StatusPill, SubmitterCells, TableWrap, useAction, useOperator } from "../../components/admin/money";
+import { Decided, Destination, InlineAction, QueuePage, Screenshot, StatusPill, SubmitterCells, TableWrap } from "../../components/admin/money";
+import { useAction, useOperator } from "../../lib/admin-console";
 import { decideInQueue, loadQueue } from "../../lib/admin-queue.server";
 import { useUi } from "../../components/ui";
 import { adminApi } from "../../lib/admin.server";

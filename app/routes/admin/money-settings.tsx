@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useLoaderData } from "@remix-run/react";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { TableWrap, useAction } from "../../components/admin/money";
+import { TableWrap } from "../../components/admin/money";
+import { useAction } from "../../lib/admin-console";
 import { Field } from "../../components/form";
 import { Empty } from "../../components/nav";
 import { useUi } from "../../components/ui";

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { useLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Decided, InlineAction, QueuePage, Screenshot, SubmitterCells, useAction } from "../../components/admin/money";
+import { Decided, InlineAction, QueuePage, Screenshot, SubmitterCells } from "../../components/admin/money";
+import { useAction } from "../../lib/admin-console";
 import { useUi } from "../../components/ui";
 import { decideInQueue, loadQueue } from "../../lib/admin-queue.server";
 import type { ProfileView } from "../me/profile";

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Pager, Signed, StatusPill, TableWrap, pageParam, useAction } from "../../components/admin/money";
+import { Pager, Signed, StatusPill, TableWrap } from "../../components/admin/money";
+import { pageParam, useAction } from "../../lib/admin-console";
 import { Field } from "../../components/form";
 import { Empty } from "../../components/nav";
 import { useUi } from "../../components/ui";

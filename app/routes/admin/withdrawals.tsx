@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Decided, Destination, InlineAction, QueuePage, SubmitterCells, useAction } from "../../components/admin/money";
+import { Decided, Destination, InlineAction, QueuePage, SubmitterCells } from "../../components/admin/money";
+import { useAction } from "../../lib/admin-console";
 import { decideInQueue, loadQueue } from "../../lib/admin-queue.server";
 import { useCopy } from "../../components/ui";
 import { formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";

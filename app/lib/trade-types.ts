@@ -1,5 +1,5 @@
 /** What the markets and trade screens read from the API: the answer types come from worker/api/resources/trades.ts. */
-import type { DurationOut, OrderOut, ProductOut } from "../../../worker/api/resources/trades";
+import type { DurationOut, OrderOut, ProductOut } from "../../worker/api/resources/trades";
 
 export type Direction = "up" | "down";
 export type OrderStatus = "open" | "won" | "lost" | "tie" | "void";

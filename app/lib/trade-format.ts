@@ -2,8 +2,8 @@
  * Display helpers for trade figures. Prices and rates as text come from
  * worker/domain/money/units.ts (`formatPrice`, `formatBp`).
  */
-import { parsePriceE8 } from "../../../worker/domain/money/units";
-import type { Direction } from "./types";
+import { parsePriceE8 } from "../../worker/domain/money/units";
+import type { Direction } from "./trade-types";
 
 /** "1.23" → "+1.23%", "-0.50" → "-0.50%". */
 export function formatChange(change_pct: string | null | undefined): string {
