@@ -129,7 +129,7 @@ export const earnApi = new Hono<AppEnv>()
     const page = read(c, z.object(pagination));
     await caughtUpNow(c);
     const r = await listPoolOrders(c.get("db"), c.get("user").id, page);
-    return ok(c, { items: r.items.map(poolOrderOut), total: r.total });
+    return ok(c, { items: r.items.map(poolOrderOut), total: r.total, page_no: page.page_no, row: page.row });
   })
   .post("/qx", async (c) => {
     const { id: order_id } = read(c, z.object({ id: id() }));
@@ -149,6 +149,8 @@ export const earnApi = new Hono<AppEnv>()
     return ok(c, {
       items: r.items.map((o) => ({ machine_id: o.machine_id, day: o.day, output: usdtExact(o.output_micro), output_micro: o.output_micro, credited_at: o.credited_at_ms })),
       total: r.total,
+      page_no: page.page_no,
+      row: page.row,
       total_output: usdtExact(r.total_output_micro),
       total_output_micro: r.total_output_micro,
     });
