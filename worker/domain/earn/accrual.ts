@@ -12,8 +12,8 @@ import { completedDays, DAY_MS } from "./pool-math";
 import { payMinerDay, type MinerMachine } from "./miner";
 import { payPoolDay, type PoolOrder } from "./pool";
 
-/** At most this many day payments per run; each is one batch plus its read (≈ 3 queries). */
-export const MAX_DAY_STEPS = 120;
+/** At most this many day payments per run: each is one batch of 4-7 statements (D1 counts each), so a run stays under ~700 of its 1,000 queries. */
+export const MAX_DAY_STEPS = 100;
 const ROWS_PER_SCAN = 50;
 
 export type AccrualReport = { paid: number; skipped: number; more: boolean };
