@@ -19,6 +19,7 @@ import { useRootData } from "../../root";
 import earnStyles from "../../styles/earn.css";
 import moneyStyles from "../../styles/money.css";
 export { clientAction } from "../../lib/client-action";
+export { shouldRevalidate } from "../../lib/revalidate";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: moneyStyles },
