@@ -108,12 +108,19 @@ describe("pool: buy, accrue, redeem, mature", () => {
     await ledgerOk();
   });
 
-  it("redeeming someone else's order is not found", async () => {
+  it("redeeming someone else's order is not found; redeeming before day 1 costs ratio × cycle", async () => {
     const u = await fundedUser(1_000);
     await withProfile(u.id, "submitted");
-    const id = (await buyPool(u.token, "1000")).data.id;
+    const key = rkey();
+    const id = (await buyPool(u.token, "1000", key)).data.id;
+    // The same key with another body is refused, and moves nothing.
+    expect((await buyPool(u.token, "500", key)).data.error).toBe("idempotency_conflict");
     const other = await newUser();
     expect((await call("/api/index/qx", { id }, { token: other.token })).status).toBe(404);
     expect((await db.query.pool_orders.findFirst({ where: and(eq(pool_orders.id, id)) }))!.status).toBe("pending");
+    const qx = await call("/api/index/qx", { id }, { token: u.token });
+    expect(qx.data).toMatchObject({ status: "redeemed", penalty_micro: 70 * USDT, redeem_amount_micro: 930 * USDT, profit_micro: 0 });
+    expect(await account(u.id, "available")).toBe(930 * USDT);
+    await ledgerOk();
   });
 });
