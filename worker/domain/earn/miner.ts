@@ -48,7 +48,9 @@ export async function buyMiner(db: Db, input: BuyMiner, now_ms: number): Promise
     ref_id: sql`CAST(${machine_id} AS TEXT)` as unknown as string,
   };
   const items = [
-    db.update(miner_plans).set({ stock: sql`${miner_plans.stock} - 1` }).where(and(eq(miner_plans.id, plan.id), eq(miner_plans.enabled, 1))),
+    // By id only: a machine is never sold without taking its unit of stock (a plan closed a
+    // moment ago may still sell this one; the CHECK still stops it at zero).
+    db.update(miner_plans).set({ stock: sql`${miner_plans.stock} - 1` }).where(eq(miner_plans.id, plan.id)),
     db.insert(miner_machines).values({
       user_id: input.user_id,
       plan_id: plan.id,
