@@ -45,6 +45,11 @@ function userPages(route) {
   route("pages/me/sub/add-kabaw", "routes/me/bank-card-add.tsx"); // bind a bank card
   route("pages/me/sub/wallet", "routes/me/wallet-addresses.tsx"); // bound USDT (TRC20) withdrawal addresses
   route("pages/me/sub/add-wallet", "routes/me/wallet-address-add.tsx"); // bind a withdrawal address
+
+  // Me: earn.
+  route("pages/me/sub/loan", "routes/earn/loan.tsx"); // liquidity pool: products, the calculator (daily reward, maturity, early-redemption table), buy
+  route("pages/me/sub/loan-records", "routes/earn/loan-records.tsx"); // the user's pool orders, their state, early redemption
+  route("pages/me/sub/machine", "routes/earn/miner.tsx"); // cloud miner: plans, the user's machines, daily outputs
 }
 
 /** @param {import("@remix-run/dev/dist/config/routes").DefineRouteFunction} route */

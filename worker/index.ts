@@ -11,6 +11,7 @@ import type { Env } from "./env";
 import { handleWebSocket } from "./ws";
 import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
+import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
@@ -29,8 +30,14 @@ export default {
     return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, request.headers.get("cf-connecting-ip")) });
   },
 
-  /** The settlement sweep (cron, every minute): a backstop for alarms that did not run. */
+  /**
+   * The settlement sweep (cron, every minute): a backstop for alarms that did not run; and the
+   * earn sweep, which pays each completed day of pool orders and miner machines.
+   */
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(sweepOverdueOrders(withInvocationDb(env)));
+    // One view for both: D1's per-invocation limits are shared by everything this run does.
+    const limited = withInvocationDb(env);
+    ctx.waitUntil(sweepOverdueOrders(limited));
+    ctx.waitUntil(sweepEarn(limited));
   },
 } satisfies ExportedHandler<Env>;

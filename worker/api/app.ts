@@ -16,6 +16,7 @@ import { bindingApi } from "./resources/binding";
 import { adminProfilesApi, profileApi } from "./resources/profile";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
+import { earnApi } from "./resources/earn";
 import { testClockApi } from "./resources/test-clock";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
@@ -43,6 +44,8 @@ export function createApi() {
   app.route("/user", profileApi);
   app.route("/common", commonApi);
   app.route("/index", indexApi);
+  // Before the markets: `/index/product` with a `type` is earn's, without one the market detail.
+  app.route("/index", earnApi);
   app.route("/index", marketsApi);
   app.route("/order", orderApi);
   app.route("/admin", adminApi);

@@ -17,6 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Accounts (tab 3): who you are, your invitation code, and the way to every setting. */
 export default function Accounts() {
   const { t } = useTranslation("me");
+  const { t: tw } = useTranslation("wallet");
   const root = useRootData();
   const user = root?.user;
   const copy = useCopy();
@@ -52,6 +53,11 @@ export default function Accounts() {
         <MenuItem to="/pages/me/sub/wallet" label={t("menu_wallets")} />
         <MenuItem to="/pages/me/sub/kabaw" label={t("menu_bank_cards")} />
         <MenuItem to="/pages/me/sub/record" label={t("menu_records")} />
+      </nav>
+      <nav className="menu card" aria-label={tw("earn.menu")}>
+        <MenuItem to="/pages/me/sub/loan" label={tw("earn.loan.title")} />
+        <MenuItem to="/pages/me/sub/loan-records" label={tw("earn.records.title")} />
+        <MenuItem to="/pages/me/sub/machine" label={tw("earn.miner.title")} />
       </nav>
       <nav className="menu card" aria-label={t("title")}>
         <MenuItem to="/pages/me/sub/improve-info" label={t("menu_profile")} detail={profile_status ? t(`profile.status_${profile_status}`) : undefined} testId="menu-profile" />
