@@ -1,24 +1,5 @@
 import type { SQL } from "drizzle-orm";
 import { sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { d1Statements, type Db } from "../../db/client";
-import { classifyMoneyError, transferStatements, type MoneyFailure, type Transfer } from "../ledger/transfer";
-
-/**
- * One D1 batch for an earn change: the guard, the row changes and the transfers, all or none.
- * Refusals by the database's rules come back as named statuses (see ledger/transfer.ts).
- */
-export async function commitEarn(db: Db, items: (SQL | BatchItem<"sqlite">)[], transfers: Transfer[], now_ms: number): Promise<{ status: "ok" } | { status: MoneyFailure }> {
-  const statements = [...items, ...transfers.flatMap((t) => transferStatements(t, now_ms))];
-  try {
-    await db.$client.batch(d1Statements(db, statements));
-    return { status: "ok" };
-  } catch (err) {
-    const failure = classifyMoneyError(err);
-    if (failure) return { status: failure };
-    throw err;
-  }
-}
 
 /**
  * The guard of an earn state change, first in its batch: a transition record whose entity id

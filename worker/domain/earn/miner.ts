@@ -8,7 +8,8 @@ import { miner_machines, miner_outputs, miner_plans } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import type { MoneyFailure, Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
-import { commitEarn, earnGuard } from "./batch";
+import { earnGuard } from "./batch";
+import { postTransfers } from "../ledger/transfer";
 import { minerEndsAt } from "./miner-math";
 import { getMinerPlan } from "./products";
 
@@ -66,7 +67,7 @@ export async function buyMiner(db: Db, input: BuyMiner, now_ms: number): Promise
   ];
   let r;
   try {
-    r = await commitEarn(db, items, [pay], now_ms);
+    r = await postTransfers(db, [pay], items, now_ms);
   } catch (err) {
     if (String((err as Error)?.message ?? err).includes("miner_plans_valid") || String((err as { cause?: Error })?.cause?.message).includes("miner_plans_valid")) return { status: "out_of_stock" };
     throw err;
@@ -92,7 +93,7 @@ export async function payMinerDay(db: Db, m: MinerMachine, day: number, now_ms: 
       .set({ days_paid: day, ...(last ? { status: "ended" as const } : {}) })
       .where(and(eq(miner_machines.id, m.id), eq(miner_machines.days_paid, day - 1))),
   ];
-  return commitEarn(db, items, [output], now_ms);
+  return postTransfers(db, [output], items, now_ms);
 }
 
 export async function listMachines(db: Db, user_id: number) {

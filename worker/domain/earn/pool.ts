@@ -10,7 +10,8 @@ import { platformAccount, userAccount } from "../ledger/accounts";
 import type { MoneyFailure, Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
 import { loanGate } from "../profiles/gate";
-import { commitEarn, earnGuard } from "./batch";
+import { earnGuard } from "./batch";
+import { postTransfers } from "../ledger/transfer";
 import { completedDays, maturityAt, poolRedemption, poolRewardPerDay } from "./pool-math";
 import { getPoolProduct } from "./products";
 
@@ -62,7 +63,7 @@ export async function buyPool(db: Db, input: BuyPool, now_ms: number): Promise<B
     request_key: input.request_key,
     request_hash: hash,
   });
-  const r = await commitEarn(db, [insert], [lock], now_ms);
+  const r = await postTransfers(db, [lock], [insert], now_ms);
   if (r.status === "duplicate_request" || r.status === "duplicate") return (await replay(db, input, hash)) ?? r;
   if (r.status !== "ok") return r;
   return { status: "ok", order: (await findByRequest(db, input.user_id, input.request_key))!, replayed: false };
@@ -95,7 +96,7 @@ export async function payPoolDay(db: Db, o: PoolOrder, day: number, now_ms: numb
     .set({ days_paid: day, reward_paid_micro: sql`${pool_orders.reward_paid_micro} + ${reward.amount_micro}`, ...(last ? { status: "settled" as const, redeem_amount_micro: o.amount_micro, penalty_micro: 0, closed_at_ms: now_ms } : {}) })
     .where(and(eq(pool_orders.id, o.id), eq(pool_orders.days_paid, day - 1)));
   const transfers = moving([reward, ...(last ? [principalTransfer(o, `pool:${o.id}:return`, o.amount_micro, "pool_return")] : [])]);
-  return commitEarn(db, [guard, ...settleGuard, update], transfers, now_ms);
+  return postTransfers(db, transfers, [guard, ...settleGuard, update], now_ms);
 }
 
 export type RedeemResult = { status: "ok"; order: PoolOrder } | { status: "not_found" | "already_closed" | MoneyFailure };
@@ -124,7 +125,7 @@ export async function redeemPool(db: Db, user_id: number, id: number, now_ms: nu
       .where(and(eq(pool_orders.id, o.id), eq(pool_orders.status, "pending"))),
   ];
   const transfers = moving([...rewards, principalTransfer(o, `pool:${o.id}:penalty`, r.penalty_micro, "pool_penalty"), principalTransfer(o, `pool:${o.id}:return`, r.returned_micro, "pool_return")]);
-  const res = await commitEarn(db, items, transfers, now_ms);
+  const res = await postTransfers(db, transfers, items, now_ms);
   // A day credited by accrual meanwhile moved days_paid: read again and redeem from there.
   if ((res.status === "state_conflict" || res.status === "duplicate") && attempt < 2) return redeemPool(db, user_id, id, now_ms, attempt + 1);
   if (res.status === "state_conflict" || res.status === "duplicate") return { status: "already_closed" };

@@ -53,7 +53,7 @@ export function transferStatements(t: Transfer, now_ms: number): SQL[] {
  * or state change, its transition record, its audit entry), as ONE D1 batch: all of it
  * happens or none of it does. Constraint failures come back as named statuses.
  */
-export async function postTransfers(db: Db, transfers: Transfer[], alongside: BatchItem<"sqlite">[], now_ms: number): Promise<PostResult> {
+export async function postTransfers(db: Db, transfers: Transfer[], alongside: (SQL | BatchItem<"sqlite">)[], now_ms: number): Promise<PostResult> {
   const statements = [...alongside, ...transfers.flatMap((t) => transferStatements(t, now_ms))];
   if (statements.length === 0) return { status: "ok" };
   try {
