@@ -10,10 +10,13 @@ import { operatorCookieFor } from "./money/cookies";
 const USDT = 1_000_000;
 const DAY = 86_400_000;
 let token = "";
+/** The second operator: whoever set a product's terms cannot open it. */
+let token2 = "";
 
 beforeAll(async () => {
   await seed();
   token = (await call("/api/admin/login", DEMO.operator)).data.token;
+  token2 = (await call("/api/admin/login", DEMO.operator2)).data.token;
 });
 
 const pool = (over: Record<string, unknown> = {}) => ({ name: "Pool · test", days: 7, daily_rate: "0.68", min_amount: "100", max_amount: "10000.50", penalty_rate: "1", enabled: "1", reason: "new offer", ...over });
@@ -50,17 +53,29 @@ describe("earn console API", () => {
     const r = await call("/api/admin/earn/pool/save", pool({ name: "Pool · create" }), { token });
     expect(r.code).toBe(1);
     const p = (await list()).pool.find((x) => x.id === r.data.id);
-    expect(p).toMatchObject({ name: "Pool · create", days: 7, daily_rate: "0.68", daily_rate_bp: 68, penalty_rate_bp: 100, min_amount_micro: 100 * USDT, max_amount_micro: 10_000_500_000, enabled: true, running: 0 });
+    // Made closed: the operator who set the terms cannot open it; a second operator does.
+    expect(p).toMatchObject({ name: "Pool · create", days: 7, daily_rate: "0.68", daily_rate_bp: 68, penalty_rate_bp: 100, min_amount_micro: 100 * USDT, max_amount_micro: 10_000_500_000, enabled: false, running: 0 });
+    expect((await call(`/api/admin/earn/pool/${r.data.id}/enabled`, { enabled: "1", reason: "launch" }, { token })).data.error).toBe("earn_open_four_eyes");
+    expect((await list()).pool.find((x) => x.id === r.data.id).enabled).toBe(false);
+    expect((await call(`/api/admin/earn/pool/${r.data.id}/enabled`, { enabled: "1", reason: "checked the terms" }, { token: token2 })).code).toBe(1);
+    expect((await list()).pool.find((x) => x.id === r.data.id).enabled).toBe(true);
+    // New terms close it again until someone else opens it.
+    expect((await call("/api/admin/earn/pool/save", pool({ id: r.data.id, name: "Pool · create", daily_rate: "0.7" }), { token: token2 })).code).toBe(1);
+    expect((await list()).pool.find((x) => x.id === r.data.id)).toMatchObject({ enabled: false, daily_rate_bp: 70 });
+    expect((await call(`/api/admin/earn/pool/${r.data.id}/enabled`, { enabled: "1", reason: "launch" }, { token: token2 })).data.error).toBe("earn_open_four_eyes");
+    expect((await call(`/api/admin/earn/pool/${r.data.id}/enabled`, { enabled: "1", reason: "checked" }, { token })).code).toBe(1);
     const audit = await call("/api/admin/audit", { action: "pool" }, { token });
-    expect(audit.data.items[0]).toMatchObject({ action: "pool_product.create", target: `pool_product:${r.data.id}`, reason: "new offer", operator: "operator" });
+    expect(audit.data.items.find((i: { action: string; target: string }) => i.action === "pool_product.create" && i.target === `pool_product:${r.data.id}`)).toMatchObject({ reason: "new offer", operator: "operator" });
   });
 
   it("creates a miner plan, audited", async () => {
     const r = await call("/api/admin/earn/miner/save", plan({ name: "Miner · create" }), { token });
     expect(r.code).toBe(1);
-    expect((await list()).miner.find((x) => x.id === r.data.id)).toMatchObject({ price_micro: 300 * USDT, daily_output_micro: 12_500_000, days: 30, stock: 10, enabled: true });
+    expect((await list()).miner.find((x) => x.id === r.data.id)).toMatchObject({ price_micro: 300 * USDT, daily_output_micro: 12_500_000, days: 30, stock: 10, enabled: false });
+    expect((await call(`/api/admin/earn/miner/${r.data.id}/enabled`, { enabled: "1", reason: "launch" }, { token })).data.error).toBe("earn_open_four_eyes");
+    expect((await call(`/api/admin/earn/miner/${r.data.id}/enabled`, { enabled: "1", reason: "checked" }, { token: token2 })).code).toBe(1);
     const audit = await call("/api/admin/audit", { action: "miner" }, { token });
-    expect(audit.data.items[0]).toMatchObject({ action: "miner_plan.create", target: `miner_plan:${r.data.id}`, reason: "new plan" });
+    expect(audit.data.items.find((i: { action: string; target: string }) => i.action === "miner_plan.create" && i.target === `miner_plan:${r.data.id}`)).toMatchObject({ reason: "new plan" });
   });
 
   it("refuses bad input with a localized message, never a 500", async () => {
@@ -92,6 +107,7 @@ describe("earn console API", () => {
     const u = await newUser();
     const { data } = await call("/api/admin/earn/pool/save", pool({ name: "Pool · locked" }), { token });
     const id = data.id as number;
+    expect((await call(`/api/admin/earn/pool/${id}/enabled`, { enabled: "1", reason: "checked" }, { token: token2 })).code).toBe(1);
     await insertPoolOrder(u.id, id, await serverNow(testEnv, db));
     expect((await list()).pool.find((x) => x.id === id).running).toBe(1);
 
@@ -112,6 +128,7 @@ describe("earn console API", () => {
   it("locks a miner plan's terms while a machine runs; closing it works", async () => {
     const u = await newUser();
     const { data } = await call("/api/admin/earn/miner/save", plan({ name: "Miner · locked" }), { token });
+    expect((await call(`/api/admin/earn/miner/${data.id}/enabled`, { enabled: "1", reason: "checked" }, { token: token2 })).code).toBe(1);
     await insertMachine(u.id, data.id, await serverNow(testEnv, db));
     expect((await call("/api/admin/earn/miner/save", plan({ id: data.id, price: "301" }), { token })).data.error).toBe("earn_terms_locked");
     expect((await call("/api/admin/earn/miner/save", plan({ id: data.id, stock: 0, reason: "no more" }), { token })).code).toBe(1);

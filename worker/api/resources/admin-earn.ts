@@ -156,6 +156,7 @@ function minerHoldingOut(m: MinerHolding) {
 function saved<T extends { id: number }>(r: SaveResult<T>) {
   if (r.status === "ok") return r.row.id;
   if (r.status === "not_found") throw new ApiError("errors.not_found", 404);
+  if (r.status === "four_eyes_same_operator") throw new ApiError("errors.earn_open_four_eyes");
   throw new ApiError("errors.earn_terms_locked");
 }
 

@@ -17,10 +17,14 @@ export const pool_products = sqliteTable(
     max_amount_micro: integer("max_amount_micro").notNull(),
     penalty_rate_bp: integer("penalty_rate_bp").notNull(),
     enabled: integer("enabled").notNull().default(1),
+    /** Four eyes: the operator who last set the terms (null: the demo seed) cannot open it; another must. */
+    terms_by: integer("terms_by"),
+    opened_by: integer("opened_by"),
     sort: integer("sort").notNull().default(0),
     created_at_ms: integer("created_at_ms").notNull(),
   },
   (t) => [
+    check("pool_products_four_eyes", sql`${t.enabled} = 0 OR ${t.terms_by} IS NULL OR (${t.opened_by} IS NOT NULL AND ${t.opened_by} <> ${t.terms_by})`),
     check(
       "pool_products_valid",
       sql`${t.days} > 0 AND ${t.daily_rate_bp} > 0 AND ${t.penalty_rate_bp} >= 0 AND ${t.min_amount_micro} > 0 AND ${t.max_amount_micro} >= ${t.min_amount_micro}`,
@@ -74,10 +78,16 @@ export const miner_plans = sqliteTable(
     daily_output_micro: integer("daily_output_micro").notNull(),
     stock: integer("stock").notNull(),
     enabled: integer("enabled").notNull().default(1),
+    /** Four eyes, as for pool products: whoever set the terms cannot open the plan. */
+    terms_by: integer("terms_by"),
+    opened_by: integer("opened_by"),
     sort: integer("sort").notNull().default(0),
     created_at_ms: integer("created_at_ms").notNull(),
   },
-  (t) => [check("miner_plans_valid", sql`${t.price_micro} > 0 AND ${t.days} > 0 AND ${t.daily_output_micro} > 0 AND ${t.stock} >= 0`)],
+  (t) => [
+    check("miner_plans_four_eyes", sql`${t.enabled} = 0 OR ${t.terms_by} IS NULL OR (${t.opened_by} IS NOT NULL AND ${t.opened_by} <> ${t.terms_by})`),
+    check("miner_plans_valid", sql`${t.price_micro} > 0 AND ${t.days} > 0 AND ${t.daily_output_micro} > 0 AND ${t.stock} >= 0`),
+  ],
 );
 
 /** A machine a user bought: the plan's terms at purchase, and the days credited so far. */

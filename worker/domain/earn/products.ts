@@ -31,7 +31,25 @@ export async function getMinerPlan(db: Db, id: number): Promise<MinerPlan | null
   return (await db.query.miner_plans.findFirst({ where: eq(miner_plans.id, id) })) ?? null;
 }
 
-export type SaveResult<T> = { status: "ok"; row: T } | { status: "not_found" | "terms_locked" };
+export type SaveResult<T> = { status: "ok"; row: T } | { status: "not_found" | "terms_locked" | "four_eyes_same_operator" };
+
+/**
+ * Four eyes on what earn pays: terms an operator sets (a new product, or changed terms) leave it
+ * closed, and only a different operator can open it, since a product's rewards are paid by the
+ * platform and one person could otherwise set generous terms and buy in. The demo seed
+ * (operator null) sets terms no one needs to check. The database's CHECK holds the same rule.
+ */
+type OpenState = { enabled: number; terms_by: number | null; opened_by: number | null };
+
+/** The open state after a save, or null when this operator may not open what they set. */
+function openState(operator_id: number | null, before: OpenState | null, wantOpen: boolean, termsChanged: boolean): OpenState | null {
+  if (operator_id === null) return { enabled: wantOpen ? 1 : 0, terms_by: null, opened_by: null };
+  if (!before || termsChanged) return { enabled: 0, terms_by: operator_id, opened_by: null };
+  if (!wantOpen) return { enabled: 0, terms_by: before.terms_by, opened_by: before.opened_by };
+  if (before.enabled === 1) return { enabled: 1, terms_by: before.terms_by, opened_by: before.opened_by };
+  if (before.terms_by === operator_id) return null;
+  return { enabled: 1, terms_by: before.terms_by, opened_by: operator_id };
+}
 
 /**
  * Creates (id null) or edits a pool product, audited when an operator does it (operator null:
@@ -39,9 +57,8 @@ export type SaveResult<T> = { status: "ok"; row: T } | { status: "not_found" | "
  * the name, order and open/closed switch can always change.
  */
 export async function savePoolProduct(db: Db, operator_id: number | null, id: number | null, input: PoolProductInput, reason: string, now_ms: number): Promise<SaveResult<PoolProduct>> {
-  const values = { ...input, enabled: input.enabled ? 1 : 0 };
   if (id === null) {
-    const [row] = await db.insert(pool_products).values({ ...values, created_at_ms: now_ms }).returning();
+    const [row] = await db.insert(pool_products).values({ ...input, ...openState(operator_id, null, input.enabled, true)!, created_at_ms: now_ms }).returning();
     if (operator_id !== null) await db.batch([auditInsert(db, { operator_id, action: "pool_product.create", target: `pool_product:${row.id}`, reason, data: input }, now_ms)]);
     return { status: "ok", row };
   }
@@ -49,6 +66,9 @@ export async function savePoolProduct(db: Db, operator_id: number | null, id: nu
   if (!before) return { status: "not_found" };
   const termsChanged = before.days !== input.days || before.daily_rate_bp !== input.daily_rate_bp || before.min_amount_micro !== input.min_amount_micro || before.max_amount_micro !== input.max_amount_micro || before.penalty_rate_bp !== input.penalty_rate_bp;
   if (termsChanged && (await countRunning(db, "pool", id)) > 0) return { status: "terms_locked" };
+  const state = openState(operator_id, before, input.enabled, termsChanged);
+  if (!state) return { status: "four_eyes_same_operator" };
+  const values = { ...input, ...state };
   const statements = [db.update(pool_products).set(values).where(eq(pool_products.id, id)).returning()] as const;
   const audit = operator_id === null ? [] : [auditInsert(db, { operator_id, action: "pool_product.update", target: `pool_product:${id}`, reason, data: { before, after: input } }, now_ms)];
   const [rows] = await db.batch([...statements, ...audit] as unknown as [typeof statements[0]]);
@@ -57,9 +77,8 @@ export async function savePoolProduct(db: Db, operator_id: number | null, id: nu
 
 /** The same for miner plans: price, cycle and output are locked while machines of the plan run. */
 export async function saveMinerPlan(db: Db, operator_id: number | null, id: number | null, input: MinerPlanInput, reason: string, now_ms: number): Promise<SaveResult<MinerPlan>> {
-  const values = { ...input, enabled: input.enabled ? 1 : 0 };
   if (id === null) {
-    const [row] = await db.insert(miner_plans).values({ ...values, created_at_ms: now_ms }).returning();
+    const [row] = await db.insert(miner_plans).values({ ...input, ...openState(operator_id, null, input.enabled, true)!, created_at_ms: now_ms }).returning();
     if (operator_id !== null) await db.batch([auditInsert(db, { operator_id, action: "miner_plan.create", target: `miner_plan:${row.id}`, reason, data: input }, now_ms)]);
     return { status: "ok", row };
   }
@@ -67,6 +86,9 @@ export async function saveMinerPlan(db: Db, operator_id: number | null, id: numb
   if (!before) return { status: "not_found" };
   const termsChanged = before.price_micro !== input.price_micro || before.days !== input.days || before.daily_output_micro !== input.daily_output_micro;
   if (termsChanged && (await countRunning(db, "miner", id)) > 0) return { status: "terms_locked" };
+  const state = openState(operator_id, before, input.enabled, termsChanged);
+  if (!state) return { status: "four_eyes_same_operator" };
+  const values = { ...input, ...state };
   const statements = [db.update(miner_plans).set(values).where(eq(miner_plans.id, id)).returning()] as const;
   const audit = operator_id === null ? [] : [auditInsert(db, { operator_id, action: "miner_plan.update", target: `miner_plan:${id}`, reason, data: { before, after: input } }, now_ms)];
   const [rows] = await db.batch([...statements, ...audit] as unknown as [typeof statements[0]]);
