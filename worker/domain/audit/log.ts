@@ -1,4 +1,4 @@
-import { count, desc, eq, like } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { audit_log, operators } from "../../db/schema";
 
@@ -20,7 +20,8 @@ export function auditInsert(db: Db, entry: AuditEntry, now_ms: number) {
 }
 
 export async function listAudit(db: Db, opts: { page: number; rows: number; action?: string }) {
-  const where = opts.action ? like(audit_log.action, `${opts.action.replace(/[%_]/g, "")}%`) : undefined;
+  // A prefix match in which % and _ are the characters themselves (action names contain "_").
+  const where = opts.action ? sql`${audit_log.action} LIKE ${`${opts.action.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} ESCAPE '\\'` : undefined;
   const items = await db
     .select({
       id: audit_log.id,
