@@ -116,6 +116,30 @@ describe("per-user deposit addresses", () => {
     const audit = await db.all<{ data_json: string }>(sql`SELECT data_json FROM audit_log WHERE action = 'config.deposit_channel_update' ORDER BY id DESC LIMIT 1`);
     expect(JSON.parse(audit[0].data_json).after.xpub).toBe(trc20.xpub);
   });
+
+  it("a new xpub closes the channel until a different operator opens it", async () => {
+    const op = await operatorToken();
+    const op2 = await operatorToken("auditor", "auditor12345");
+    const channel = async () => (await call("/api/admin/money_config", {}, { token: op })).data.channels.find((c: { chain: string }) => c.chain === "TRC20");
+    const trc20 = await channel();
+    const body = { currency: "USDT", chain: "TRC20", min_amount: "10", enabled: "1", sort: "0", reason: "rotate key" };
+    const other = root.derive("m/44'/195'/1'/0").publicExtendedKey;
+    // One operator points the channel at another wallet: it closes, and they cannot reopen it.
+    const set = await call(`/api/admin/deposit_channels/${trc20.id}`, { ...body, xpub: other }, { token: op });
+    expect(set.data).toEqual({ enabled: false });
+    expect((await channel()).enabled).toBe(false);
+    const u = await newUser();
+    expect((await call("/api/index/recharge_way", {}, { token: u.token })).data.find((w: { chain: string }) => w.chain === "TRC20")).toBeUndefined();
+    const again = await call(`/api/admin/deposit_channels/${trc20.id}`, { ...body, xpub: other, reason: "open it" }, { token: op });
+    expect(again.data.error).toBe("channel_open_four_eyes");
+    // A second operator checks the xpub and opens it; then the original key is put back the same way.
+    expect((await call(`/api/admin/deposit_channels/${trc20.id}`, { ...body, xpub: other, reason: "checked" }, { token: op2 })).data).toEqual({ enabled: true });
+    expect((await call(`/api/admin/deposit_channels/${trc20.id}`, { ...body, xpub: trc20.xpub, reason: "back" }, { token: op2 })).data).toEqual({ enabled: false });
+    expect((await call(`/api/admin/deposit_channels/${trc20.id}`, { ...body, xpub: trc20.xpub, reason: "checked" }, { token: op })).data).toEqual({ enabled: true });
+    // The database holds the rule too: the operator who set the key cannot be the one who opened it.
+    const refused = await db.run(sql`UPDATE deposit_channels SET opened_by = terms_by WHERE id = ${trc20.id}`).then(() => null, (e: Error) => e);
+    expect(String(refused?.cause ?? refused)).toMatch(/deposit_channels_four_eyes/);
+  });
 });
 
 describe("verified credit", () => {

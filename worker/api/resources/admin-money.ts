@@ -185,8 +185,9 @@ export const adminMoneyApi = new Hono<AppEnv>()
     const { reason, min_amount, ...rest } = read(c, ChannelBody);
     checkXpub(rest.chain, rest.xpub);
     const r = await updateChannel(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), { ...rest, min_amount_micro: min_amount }, reason, Date.now());
-    if (r.status !== "ok") throw new ApiError("errors.not_found", 404);
-    return ok(c, null, "errors.saved");
+    if (r.status === "not_found") throw new ApiError("errors.not_found", 404);
+    if (r.status === "four_eyes_same_operator") throw new ApiError("errors.channel_open_four_eyes");
+    return ok(c, { enabled: r.enabled }, "errors.saved");
   })
   .post("/bank_account", async (c) => {
     const { reason, min_amount, ...rest } = read(c, BankBody);

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { miner_machines, miner_plans, pool_orders, pool_products } from "../../db/schema";
 import { auditInsert } from "../audit/log";
+import { openState } from "../audit/second-operator";
 
 /**
  * What the earn products offer: liquidity-pool products and cloud-miner plans. Their terms are
@@ -34,22 +35,10 @@ export async function getMinerPlan(db: Db, id: number): Promise<MinerPlan | null
 export type SaveResult<T> = { status: "ok"; row: T } | { status: "not_found" | "terms_locked" | "four_eyes_same_operator" };
 
 /**
- * Four eyes on what earn pays: terms an operator sets (a new product, or changed terms) leave it
- * closed, and only a different operator can open it, since a product's rewards are paid by the
- * platform and one person could otherwise set generous terms and buy in. The demo seed
- * (operator null) sets terms no one needs to check. The database's CHECK holds the same rule.
+ * Four eyes on what earn pays: a product's rewards are paid by the platform, so one operator
+ * could otherwise set generous terms and buy in through an account they control. Terms an
+ * operator sets leave it closed until someone else opens it (worker/domain/audit/second-operator.ts).
  */
-type OpenState = { enabled: number; terms_by: number | null; opened_by: number | null };
-
-/** The open state after a save, or null when this operator may not open what they set. */
-function openState(operator_id: number | null, before: OpenState | null, wantOpen: boolean, termsChanged: boolean): OpenState | null {
-  if (operator_id === null) return { enabled: wantOpen ? 1 : 0, terms_by: null, opened_by: null };
-  if (!before || termsChanged) return { enabled: 0, terms_by: operator_id, opened_by: null };
-  if (!wantOpen) return { enabled: 0, terms_by: before.terms_by, opened_by: before.opened_by };
-  if (before.enabled === 1) return { enabled: 1, terms_by: before.terms_by, opened_by: before.opened_by };
-  if (before.terms_by === operator_id) return null;
-  return { enabled: 1, terms_by: before.terms_by, opened_by: operator_id };
-}
 
 /**
  * Creates (id null) or edits a pool product, audited when an operator does it (operator null:
