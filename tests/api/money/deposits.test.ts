@@ -117,6 +117,26 @@ describe("per-user deposit addresses", () => {
     expect(JSON.parse(audit[0].data_json).after.xpub).toBe(trc20.xpub);
   });
 
+  it("new platform bank details close bank recharges until a different operator opens them", async () => {
+    const op = await operatorToken();
+    const op2 = await operatorToken("auditor", "auditor12345");
+    const ba = async () => (await call("/api/index/getBA", {})).data;
+    const original = await ba();
+    expect(original.enabled).toBe(true);
+    const body = { bank: original.bank, holder: original.holder, account: original.account, branch: original.branch, min_amount: "100", enabled: "1", reason: "new account" };
+    const theirs = { ...body, account: "9999 0000 1111 2222" };
+    expect((await call("/api/admin/bank_account", theirs, { token: op })).data).toEqual({ enabled: false });
+    expect((await ba()).enabled).toBeFalsy();
+    expect((await call("/api/admin/bank_account", theirs, { token: op })).data.error).toBe("bank_open_four_eyes");
+    expect((await call("/api/admin/bank_account", theirs, { token: op2 })).data).toEqual({ enabled: true });
+    expect((await ba()).account).toBe("9999 0000 1111 2222");
+    // A change of the minimum alone keeps it open; the original details go back the same two-person way.
+    expect((await call("/api/admin/bank_account", { ...theirs, min_amount: "120" }, { token: op2 })).data).toEqual({ enabled: true });
+    expect((await call("/api/admin/bank_account", body, { token: op2 })).data).toEqual({ enabled: false });
+    expect((await call("/api/admin/bank_account", body, { token: op })).data).toEqual({ enabled: true });
+    expect((await ba()).account).toBe(original.account);
+  });
+
   it("a new xpub closes the channel until a different operator opens it", async () => {
     const op = await operatorToken();
     const op2 = await operatorToken("auditor", "auditor12345");

@@ -192,8 +192,9 @@ export const adminMoneyApi = new Hono<AppEnv>()
   .post("/bank_account", async (c) => {
     const { reason, min_amount, ...rest } = read(c, BankBody);
     if (rest.enabled && (!rest.bank || !rest.holder || !rest.account)) throw new ApiError("errors.incomplete");
-    await setBankAccount(c.get("db"), c.get("operator").id, { ...rest, min_amount_micro: min_amount }, reason, Date.now());
-    return ok(c, null, "errors.saved");
+    const r = await setBankAccount(c.get("db"), c.get("operator").id, { ...rest, min_amount_micro: min_amount }, reason, Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.bank_open_four_eyes");
+    return ok(c, { enabled: r.enabled }, "errors.saved");
   })
   .post("/withdrawal_rules/:channel", async (c) => {
     const channel = c.req.param("channel");
