@@ -86,6 +86,11 @@ describe("settle", () => {
     );
   });
 
+  it("a tie without a fee is a profit of exactly 0 (never -0)", () => {
+    const o = order({ entry_price_e8: 27, stake_micro: 1, fee_micro: 0, profit_rate_bp: 0 });
+    expect(Object.is(settle(o, [{ ts_ms: o.delivery_at_ms - 1, price_e8: 27 }]).profit_micro, 0)).toBe(true);
+  });
+
   it("refuses nonsense orders instead of guessing", () => {
     expect(() => settle(order({ stake_micro: 0 }), [])).toThrow();
     expect(() => settle(order({ entry_price_e8: 1.5 }), [])).toThrow();

@@ -50,7 +50,8 @@ export function settle(order: SettlementInput, ticks: readonly Tick[], max_stale
     return { status: "void", reason: "no_tick", payout_micro: order.stake_micro + order.fee_micro, profit_micro: 0 };
   }
   if (tick.price_e8 === order.entry_price_e8) {
-    return { status: "tie", settlement: tick, payout_micro: order.stake_micro, profit_micro: -order.fee_micro };
+    // 0 - fee, not -fee: a free order's tie is a profit of 0, never -0.
+    return { status: "tie", settlement: tick, payout_micro: order.stake_micro, profit_micro: 0 - order.fee_micro };
   }
   const wentUp = tick.price_e8 > order.entry_price_e8;
   const won = (order.direction === "up") === wentUp;
