@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { secondOperatorCheck, secondOperatorColumns } from "./second-operator";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
@@ -16,15 +17,13 @@ export const pool_products = sqliteTable(
     min_amount_micro: integer("min_amount_micro").notNull(),
     max_amount_micro: integer("max_amount_micro").notNull(),
     penalty_rate_bp: integer("penalty_rate_bp").notNull(),
-    enabled: integer("enabled").notNull().default(1),
-    /** Four eyes: the operator who last set the terms (null: the demo seed) cannot open it; another must. */
-    terms_by: integer("terms_by"),
-    opened_by: integer("opened_by"),
+    /** Four eyes: whoever set the terms cannot open it; another operator must. */
+    ...secondOperatorColumns(),
     sort: integer("sort").notNull().default(0),
     created_at_ms: integer("created_at_ms").notNull(),
   },
   (t) => [
-    check("pool_products_four_eyes", sql`${t.enabled} = 0 OR ${t.terms_by} IS NULL OR (${t.opened_by} IS NOT NULL AND ${t.opened_by} <> ${t.terms_by})`),
+    secondOperatorCheck("pool_products_four_eyes", t),
     check(
       "pool_products_valid",
       sql`${t.days} > 0 AND ${t.daily_rate_bp} > 0 AND ${t.penalty_rate_bp} >= 0 AND ${t.min_amount_micro} > 0 AND ${t.max_amount_micro} >= ${t.min_amount_micro}`,
@@ -77,15 +76,13 @@ export const miner_plans = sqliteTable(
     days: integer("days").notNull(),
     daily_output_micro: integer("daily_output_micro").notNull(),
     stock: integer("stock").notNull(),
-    enabled: integer("enabled").notNull().default(1),
-    /** Four eyes, as for pool products: whoever set the terms cannot open the plan. */
-    terms_by: integer("terms_by"),
-    opened_by: integer("opened_by"),
+    /** Four eyes, as for pool products. */
+    ...secondOperatorColumns(),
     sort: integer("sort").notNull().default(0),
     created_at_ms: integer("created_at_ms").notNull(),
   },
   (t) => [
-    check("miner_plans_four_eyes", sql`${t.enabled} = 0 OR ${t.terms_by} IS NULL OR (${t.opened_by} IS NOT NULL AND ${t.opened_by} <> ${t.terms_by})`),
+    secondOperatorCheck("miner_plans_four_eyes", t),
     check("miner_plans_valid", sql`${t.price_micro} > 0 AND ${t.days} > 0 AND ${t.daily_output_micro} > 0 AND ${t.stock} >= 0`),
   ],
 );

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { secondOperatorCheck, secondOperatorColumns } from "./second-operator";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Where users send money in: a crypto address per currency and chain (operator config). */
@@ -16,19 +17,14 @@ export const deposit_channels = sqliteTable(
      */
     xpub: text("xpub").notNull().default(""),
     min_amount_micro: integer("min_amount_micro").notNull(),
-    enabled: integer("enabled").notNull().default(1),
-    /**
-     * Four eyes on where deposits go: the operator who set the xpub (null: the demo seed)
-     * cannot open the channel; another must (worker/domain/audit/second-operator.ts).
-     */
-    terms_by: integer("terms_by"),
-    opened_by: integer("opened_by"),
+    /** Four eyes on where deposits go: whoever set the xpub cannot open the channel. */
+    ...secondOperatorColumns(),
     sort: integer("sort").notNull().default(0),
     created_at_ms: integer("created_at_ms").notNull(),
   },
   (t) => [
     check("deposit_channels_min_positive", sql`${t.min_amount_micro} > 0`),
-    check("deposit_channels_four_eyes", sql`${t.enabled} = 0 OR ${t.terms_by} IS NULL OR (${t.opened_by} IS NOT NULL AND ${t.opened_by} <> ${t.terms_by})`),
+    secondOperatorCheck("deposit_channels_four_eyes", t),
   ],
 );
 
