@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, daysCompleteBy, poolDailyReward, rewardsDueWithin24h } from "../../../worker/domain/earn/due";
+import { daysCompleteBy, rewardsDueWithin24h } from "../../../worker/domain/earn/due";
+import { DAY_MS, poolRewardPerDay as poolDailyReward } from "../../../worker/domain/earn/pool-math";
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 
