@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   formatAmount,
+  formatPercentText,
+  parsePercentBp,
   formatAmountExact,
   formatBp,
   formatPrice,
@@ -147,5 +149,19 @@ describe("prices", () => {
         expect(parsePriceE8(formatPriceE8(e8))).toBe(e8);
       }),
     );
+  });
+});
+
+describe("percent text", () => {
+  it("turns basis points into the API's percent text and back", () => {
+    expect(formatPercentText(68)).toBe("0.68");
+    expect(formatPercentText(100)).toBe("1");
+    expect(formatPercentText(150)).toBe("1.5");
+    expect(formatPercentText(0)).toBe("0");
+    expect(parsePercentBp("0.68")).toBe(68);
+    expect(parsePercentBp(" 1 ")).toBe(100);
+    expect(parsePercentBp("0.681")).toBeNull();
+    expect(parsePercentBp("abc")).toBeNull();
+    fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000 }), (bp) => parsePercentBp(formatPercentText(bp)) === bp));
   });
 });

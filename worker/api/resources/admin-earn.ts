@@ -11,7 +11,7 @@ import { miner_machines, pool_orders } from "../../db/schema";
 import { serverNow } from "../../clock";
 import { getMinerPlan, getPoolProduct, listMinerPlans, listPoolProducts, saveMinerPlan, savePoolProduct, type MinerPlan, type PoolProduct, type SaveResult } from "../../domain/earn/products";
 import { userHoldings, type MinerHolding, type PoolHolding } from "../../domain/earn/holdings";
-import { formatBp, parseAmount } from "../../domain/money/units";
+import { formatPercentText, parsePercentBp } from "../../domain/money/units";
 import { requireOperator } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { amount, int, optionalId, text } from "../fields";
@@ -29,11 +29,9 @@ function percent(opts: { zero: boolean }) {
       ctx.addIssue({ code: "custom", message: "errors.incomplete" });
       return z.NEVER;
     }
-    if (opts.zero && /^0+(\.0{1,2})?$/.test(text)) return 0;
-    // parseAmount reads "0.68" as 680,000 micro-units: 2 decimals at 10^6, so bp = micro / 10^4.
-    const r = parseAmount(text, 2);
-    const bp = r.status === "ok" ? r.amount_micro / 10_000 : null;
-    if (bp === null || bp > 10_000) {
+    const bp = parsePercentBp(text);
+    // Only a penalty ratio may be 0 (no charge for early redemption); a reward rate may not.
+    if (bp === null || bp > 10_000 || (bp === 0 && !opts.zero)) {
       ctx.addIssue({ code: "custom", message: "errors.earn_rate_invalid" });
       return z.NEVER;
     }
@@ -76,21 +74,19 @@ const pathId = (raw: string) => {
   return n;
 };
 
-/** A rate in bp as the percent text operators type: 68 → "0.68", 100 → "1". */
-const pct = (bp: number) => formatBp(bp, "en-US");
 
 function poolOut(p: PoolProduct, running: number) {
   return {
     id: p.id,
     name: p.name,
     days: p.days,
-    daily_rate: pct(p.daily_rate_bp),
+    daily_rate: formatPercentText(p.daily_rate_bp),
     daily_rate_bp: p.daily_rate_bp,
     min_amount: usdt(p.min_amount_micro),
     min_amount_micro: p.min_amount_micro,
     max_amount: usdt(p.max_amount_micro),
     max_amount_micro: p.max_amount_micro,
-    penalty_rate: pct(p.penalty_rate_bp),
+    penalty_rate: formatPercentText(p.penalty_rate_bp),
     penalty_rate_bp: p.penalty_rate_bp,
     enabled: p.enabled === 1,
     sort: p.sort,
@@ -125,7 +121,7 @@ function poolHoldingOut(o: PoolHolding) {
     amount_micro: o.amount_micro,
     days: o.days,
     days_paid: o.days_paid,
-    daily_rate: pct(o.daily_rate_bp),
+    daily_rate: formatPercentText(o.daily_rate_bp),
     reward_paid: usdt(o.reward_paid_micro),
     reward_paid_micro: o.reward_paid_micro,
     redeem_amount: o.redeem_amount_micro === null ? null : usdt(o.redeem_amount_micro),

@@ -18,19 +18,13 @@ import { ApiError, ok, read } from "../envelope";
 import { amount, id, pagination } from "../fields";
 import { idempotencyKey } from "../idempotency";
 import { usdt, usdtExact } from "../present";
+import { formatPercentText } from "../../domain/money/units";
 import type { AppEnv } from "../types";
 import { moneyFailure } from "./money-errors";
 import type { MoneyFailure } from "../../domain/ledger/transfer";
 
-/** Basis points as the percent string the pages show: 68 → "0.68", 100 → "1". */
-export function percentOf(bp: number): string {
-  const whole = Math.floor(bp / 100);
-  const frac = String(bp % 100).padStart(2, "0").replace(/0+$/, "");
-  return frac ? `${whole}.${frac}` : String(whole);
-}
-
 export function poolProductOut(p: PoolProduct) {
-  return { id: p.id, name: p.name, days: p.days, daily_rate: percentOf(p.daily_rate_bp), daily_rate_bp: p.daily_rate_bp, min_amount: usdt(p.min_amount_micro), max_amount: usdt(p.max_amount_micro), min_amount_micro: p.min_amount_micro, max_amount_micro: p.max_amount_micro, penalty_rate: percentOf(p.penalty_rate_bp), penalty_rate_bp: p.penalty_rate_bp };
+  return { id: p.id, name: p.name, days: p.days, daily_rate: formatPercentText(p.daily_rate_bp), daily_rate_bp: p.daily_rate_bp, min_amount: usdt(p.min_amount_micro), max_amount: usdt(p.max_amount_micro), min_amount_micro: p.min_amount_micro, max_amount_micro: p.max_amount_micro, penalty_rate: formatPercentText(p.penalty_rate_bp), penalty_rate_bp: p.penalty_rate_bp };
 }
 
 export function minerPlanOut(p: MinerPlan) {
@@ -46,9 +40,9 @@ export function poolOrderOut(o: PoolOrder) {
     amount_micro: o.amount_micro,
     days: o.days,
     days_paid: o.days_paid,
-    daily_rate: percentOf(o.daily_rate_bp),
+    daily_rate: formatPercentText(o.daily_rate_bp),
     daily_rate_bp: o.daily_rate_bp,
-    penalty_rate: percentOf(o.penalty_rate_bp),
+    penalty_rate: formatPercentText(o.penalty_rate_bp),
     penalty_rate_bp: o.penalty_rate_bp,
     status: o.status,
     reward_per_day: usdtExact(poolRewardPerDay(o.amount_micro, o.daily_rate_bp)),

@@ -36,6 +36,17 @@ function trimFraction(text: string, min: number): string {
   return kept ? `${whole}.${kept}` : whole;
 }
 
+/** Basis points as the plain percent text the API answers and operators type: 68 → "0.68", 100 → "1". */
+export function formatPercentText(bp: number): string {
+  return trimFraction(decimalText(bp, 2), 0);
+}
+
+/** Percent text with at most 2 decimals ("0.68", "1") → basis points (68, 100); null if it is not one. */
+export function parsePercentBp(text: string): number | null {
+  const m = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  return m ? Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0")) : null;
+}
+
 /** micro-USDT → "1234.56" (the API's decimal string; truncated to `decimals`). */
 export function formatAmount(amount_micro: number, decimals = 2): string {
   return cutFraction(decimalText(amount_micro, USDT_DECIMALS), decimals);
