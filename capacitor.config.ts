@@ -4,15 +4,17 @@
  * configuration is typed here with the part of Capacitor's CapacitorConfig it uses; the
  * Capacitor CLI reads this file as it is. No native build runs in CI.
  *
- * The native shell loads the deployed site (`server.url`), because pages are rendered by the
- * Worker and cannot be shipped as files; `webDir` holds what the shell shows if that fails.
- * CAP_SERVER_URL points it at a machine on the LAN for live reload during development.
+ * The native shell loads the site from `server.url`, because every page is rendered by the
+ * Worker and cannot be shipped as files. CAP_SERVER_URL gives it: the deployed https origin
+ * for a release build, or http://<LAN address>:8787 of `npm run dev` for live reload on a
+ * phone (plain http is allowed only for such a URL). Without it there is no page to load and
+ * `npx cap sync` says so (public/ has no index.html).
  */
 type CapacitorConfig = {
   appId: string;
   appName: string;
   webDir: string;
-  server?: { url?: string; cleartext?: boolean; androidScheme?: string; allowNavigation?: string[] };
+  server?: { url?: string; cleartext?: boolean; androidScheme?: string };
   ios?: { contentInset?: "automatic" | "scrollableAxes" | "never" | "always" };
   android?: { allowMixedContent?: boolean };
 };
@@ -23,10 +25,7 @@ const config: CapacitorConfig = {
   appId: "app.proofline.mobile",
   appName: "Proofline",
   webDir: "public",
-  server: serverUrl
-    ? // Live reload: plain http to a dev machine is allowed only in this mode.
-      { url: serverUrl, cleartext: serverUrl.startsWith("http://"), androidScheme: "https" }
-    : { url: process.env.CAP_APP_URL ?? "https://proofline.app", androidScheme: "https" },
+  server: serverUrl ? { url: serverUrl, cleartext: serverUrl.startsWith("http://"), androidScheme: "https" } : undefined,
   ios: { contentInset: "never" },
   android: { allowMixedContent: false },
 };
