@@ -25,13 +25,18 @@ export function offlineWords(): Record<string, OfflineWords> {
 
 /**
  * Runs in the browser (plain ES5 on purpose: it is the page's only script). The stored
- * language first; Chinese by script (zh-TW, zh-HK and zh-Hant are Traditional); then the
+ * language first (the `lng` cookie holds base64 JSON, as Remix's createCookie writes it); Chinese by script (zh-TW, zh-HK and zh-Hant are Traditional); then the
  * primary subtag; English last.
  */
 const PICK = `
-function pick(words) {
+function stored() {
   var m = /(?:^|;\\s*)lng=([^;]*)/.exec(document.cookie);
-  var tags = (m ? [decodeURIComponent(m[1])] : []).concat(navigator.languages || [navigator.language || ""]);
+  if (!m) return [];
+  var raw = decodeURIComponent(m[1]);
+  try { return [JSON.parse(decodeURIComponent(escape(atob(raw))))]; } catch (e) { return [raw]; }
+}
+function pick(words) {
+  var tags = stored().concat(navigator.languages || [navigator.language || ""]);
   for (var i = 0; i < tags.length; i++) {
     var tag = String(tags[i] || "");
     if (words[tag]) return tag;
