@@ -52,11 +52,21 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || untouched(url)) return;
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
+    event.respondWith(fetch(request).catch(offlinePage));
     return;
   }
   if (isStatic(url)) event.respondWith(cacheFirst(request));
 });
+
+/**
+ * The stored offline page as a fresh 200. The static host may have reached it through a
+ * redirect (/offline.html → /offline), and a redirected response cannot answer a navigation.
+ */
+async function offlinePage() {
+  const cached = await caches.match(OFFLINE);
+  if (!cached) return Response.error();
+  return new Response(cached.body, { status: 200, headers: cached.headers });
+}
 
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
