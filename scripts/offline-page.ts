@@ -61,7 +61,15 @@ document.getElementById("title").textContent = w.title;
 document.getElementById("body").textContent = w.body;
 document.getElementById("retry").textContent = w.retry;
 document.getElementById("retry").onclick = function () { location.reload(); };
-addEventListener("online", function () { location.reload(); });
+// Back to the real page once the server answers. Every 3 s, and at once on 'online': that
+// event can come before the network works, may never come (the phone was online all along
+// but the server was not), so /api/health decides. It is never cached (public/sw.js).
+function whenBack() {
+  fetch("/api/health", { cache: "no-store" }).then(function (r) { if (r.ok) location.reload(); else later(); }, later);
+}
+function later() { setTimeout(whenBack, 3000); }
+addEventListener("online", whenBack);
+later();
 `;
 
 const STYLE = `
