@@ -192,3 +192,18 @@ test("the old shell's paths land where decided", async ({ page }) => {
     expect(new URL(page.url()).pathname, path).toBe(target);
   }
 });
+
+test("the platform flag is stored as the old app kept it: 'i' on iOS, 'a' on Android, nothing elsewhere", async ({ browser }) => {
+  const agents = [
+    ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1", "i"],
+    ["Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36", "a"],
+    ["Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36", null],
+  ] as const;
+  for (const [userAgent, flag] of agents) {
+    const context = await browser.newContext({ userAgent, hasTouch: flag !== null });
+    const page = await context.newPage();
+    await open(page, "/pages/user/login");
+    expect(await page.evaluate(() => localStorage.getItem("platform")), userAgent).toBe(flag);
+    await context.close();
+  }
+});
