@@ -101,7 +101,7 @@ export function renderOfflinePage(): string {
 </head>
 <body>
 <main>
-<svg viewBox="0 0 64 64" aria-hidden="true"><rect width="64" height="64" rx="14" fill="#3c9cff"/><path d="M14 42l11-13 9 7 16-18" fill="none" stroke="#fff" stroke-width="5" stroke-linecap="round" stroke-linejoin="round"/><path d="M12 12l40 40" stroke="#fff" stroke-width="5" stroke-linecap="round"/></svg>
+<svg viewBox="0 0 64 64" aria-hidden="true"><rect width="64" height="64" rx="14" fill="#3c9cff"/><g fill="none" stroke="#fff" stroke-width="4.5" stroke-linecap="round"><path d="M13 28a27 27 0 0 1 38 0"/><path d="M20 35a17 17 0 0 1 24 0"/><path d="M27 42a7 7 0 0 1 10 0"/><path d="M16 14l32 36"/></g><circle cx="32" cy="49" r="3" fill="#fff"/></svg>
 <h1 id="title">${en.title}</h1>
 <p id="body">${en.body}</p>
 <button id="retry" type="button">${en.retry}</button>
