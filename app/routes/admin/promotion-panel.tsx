@@ -2,13 +2,16 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { adminApi } from "../../lib/admin.server";
 
 /**
- * A resource route (no page): what <PromotionPanel> loads and posts to, so the panel works
+ * A resource route (no page): what <PromotionPanel> loads and posts to (and, with `bookings=1`, a promotion's bookings), so the panel works
  * wherever it is rendered (beside a chat conversation, on /admin/promotions). The API checks
  * the operator session; a 401 comes back as an envelope the panel shows.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  return adminApi(context, request, "/api/admin/promotion_panel", { user_id: url.searchParams.get("user_id") ?? "", promotion_id: url.searchParams.get("promotion_id") ?? "" });
+  const promotion_id = url.searchParams.get("promotion_id") ?? "";
+  // `bookings=1`: the promotion's bookings, for the list the console page opens panels from.
+  if (url.searchParams.get("bookings") === "1") return adminApi(context, request, `/api/admin/promotions/${/^\d{1,15}$/.test(promotion_id) ? promotion_id : "0"}/bookings`);
+  return adminApi(context, request, "/api/admin/promotion_panel", { user_id: url.searchParams.get("user_id") ?? "", promotion_id });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
