@@ -51,12 +51,12 @@ describe("promotion pages", () => {
     const html = await console.text();
     expect(html).toContain('data-testid="promotion-row"');
     expect(html).toContain('href="/admin/promotions"');
-    const panel = await page(`/admin/promotion-panel?user_id=${u.id}&promotion_id=${id}&_data=routes%2Fadmin%2Fpromotion-panel`, { headers: { cookie } });
+    const panel = await page(`/admin/promotion-panel?user_id=${u.id}&promotion_id=${id}`, { headers: { cookie } });
     const body = (await panel.json()) as any;
     expect(body).toMatchObject({ code: 1, data: { booking: { status: "booked" } } });
     expect(body.data.deposits[0]).toMatchObject({ id: u.deposit_id, eligibility: "ok", bonus_micro: 10_000_000 });
     // Without an operator session the resource route answers the API's 401 envelope, no data.
-    const anon = (await (await page(`/admin/promotion-panel?user_id=${u.id}&promotion_id=${id}&_data=routes%2Fadmin%2Fpromotion-panel`)).json()) as any;
+    const anon = (await (await page(`/admin/promotion-panel?user_id=${u.id}&promotion_id=${id}`)).json()) as any;
     expect(anon).toMatchObject({ status: 401, code: 0 });
     const money = await (await page("/admin/money", { headers: { cookie } })).text();
     expect(money).toContain('data-testid="promotion-four-eyes-threshold"');
