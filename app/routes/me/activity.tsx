@@ -66,18 +66,19 @@ function PromotionCard({ p }: { p: UserPromotionOut }) {
     <li className="card m-item" data-testid="promotion" data-id={p.id} data-state={p.state}>
       <div className="m-item-head">
         <div>
-          <h2 className="m-item-amount" lang={p.lang}>
+          <h2 className="m-item-amount" style={{ fontSize: 17 }} lang={p.lang}>
             {p.title}
           </h2>
           <p className="m-item-sub">{t("activity.period", { from: day(p.starts_at), to: day(p.ends_at - DAY_MS) })}</p>
         </div>
         <StatusBadge status={p.state} tone={TONE[p.state]} label={t(`activity.state.${p.state}`)} />
       </div>
-      <p className="m-explain" data-testid="promotion-terms-words">
+      {/* The money terms in our own words, from the numbers the bonus is computed with: whatever the operator's text says. */}
+      <p style={{ margin: 0, fontSize: 14, lineHeight: 1.5 }} data-testid="promotion-terms-words">
         {t("activity.terms_words", { percent: formatBp(p.percent_bp, locale, { percent: true }), cap: formatUsdt(p.cap_micro, locale), min: formatUsdt(p.min_deposit_micro, locale) })}
       </p>
       {p.terms ? (
-        <p className="m-item-sub" style={{ whiteSpace: "pre-wrap" }} lang={p.lang} data-testid="promotion-terms">
+        <p className="m-item-sub" style={{ whiteSpace: "pre-wrap", display: "block", fontSize: 13 }} lang={p.lang} data-testid="promotion-terms">
           {p.terms}
         </p>
       ) : null}
