@@ -5,7 +5,7 @@
  * `promotions/bookings/:id/confirm`, `promotions/bookings/:id/decline`, `promotion_config` and
  * `promotion_four_eyes` (the threshold in money settings). Every change is audited.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { serverNow } from "../../clock";
 import type { PanelDeposit } from "../../domain/promotions/grants";
@@ -21,6 +21,8 @@ import { amount, id, int, optionalId, text } from "../fields";
 import { usdt } from "../present";
 import type { AppEnv } from "../types";
 import { moneyFailure } from "./money-errors";
+import { notifyUser } from "../../ws";
+import { afterResponse } from "../idempotency";
 import { termsOut } from "./promotions";
 
 const flag = z.preprocess((v) => v === true || v === "1" || v === "on" || v === "true", z.boolean());
@@ -183,6 +185,11 @@ function fail(key: string): never {
   throw new ApiError(key);
 }
 
+/** The user's open pages refresh their balance (after the answer, like deposits). */
+function paid(c: Context<AppEnv>, user_id: number) {
+  return afterResponse(c, notifyUser(c.env, user_id, { type: "balance", reason: "promotion_bonus" }));
+}
+
 const GrantBody = z.object({ promotion_id: id(), user_id: id(), deposit_id: id() });
 const PanelQuery = z.object({ promotion_id: id(), user_id: id() });
 
@@ -238,11 +245,14 @@ export const adminPromotionsApi = new Hono<AppEnv>()
     const body = read(c, GrantBody);
     const db = c.get("db");
     const out = decided(await grantBonus(db, c.get("operator").id, body, await serverNow(c.env, db)));
+    if (out.status === "granted") await paid(c, out.user_id);
     return ok(c, out, out.status === "pending" ? "errors.promotion_grant_pending" : "errors.promotion_granted");
   })
   .post("/promotions/bookings/:id/confirm", async (c) => {
     const db = c.get("db");
-    return ok(c, decided(await confirmBonus(db, c.get("operator").id, pathId(c.req.param("id")), await serverNow(c.env, db))), "errors.promotion_granted");
+    const out = decided(await confirmBonus(db, c.get("operator").id, pathId(c.req.param("id")), await serverNow(c.env, db)));
+    await paid(c, out.user_id);
+    return ok(c, out, "errors.promotion_granted");
   })
   .post("/promotions/bookings/:id/decline", async (c) => {
     const { reason } = read(c, Reason);

@@ -97,9 +97,13 @@ export async function listPromotionsForConsole(db: Db): Promise<{ promotion: Pro
  * (so a grant or a decline stays visible after it closes), each with their own booking.
  */
 export async function listForUser(db: Db, user_id: number, now_ms: number): Promise<{ promotion: Promotion; booking: Booking | null }[]> {
-  const mine = await db.select().from(promotion_bookings).where(eq(promotion_bookings.user_id, user_id));
-  const visible = or(and(eq(promotions.enabled, 1), gt(promotions.ends_at_ms, now_ms)), mine.length ? inArray(promotions.id, mine.map((b) => b.promotion_id)) : undefined);
-  const rows = await db.select().from(promotions).where(visible).orderBy(asc(promotions.sort), asc(promotions.id));
+  // A subquery rather than a list of ids: D1 takes at most 100 bound parameters.
+  const booked = db.select({ id: promotion_bookings.promotion_id }).from(promotion_bookings).where(eq(promotion_bookings.user_id, user_id));
+  const visible = or(and(eq(promotions.enabled, 1), gt(promotions.ends_at_ms, now_ms)), inArray(promotions.id, booked));
+  const [mine, rows] = await db.batch([
+    db.select().from(promotion_bookings).where(eq(promotion_bookings.user_id, user_id)),
+    db.select().from(promotions).where(visible).orderBy(asc(promotions.sort), asc(promotions.id)),
+  ]);
   return rows.map((promotion) => ({ promotion, booking: mine.find((b) => b.promotion_id === promotion.id) ?? null }));
 }
 
