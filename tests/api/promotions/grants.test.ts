@@ -78,6 +78,27 @@ describe("granting a recharge bonus", () => {
     await call("/api/admin/promotion_four_eyes", { threshold: "500", reason: "back to the default" }, { token: t.op2 });
   });
 
+  it("a proposed bonus rejected by the second operator is declined with its reason, unpaid, and frees the deposit", async () => {
+    const a = await openPromotion(t, { cap: "40" });
+    const b = await openPromotion(t, { cap: "40" });
+    await call("/api/admin/promotion_four_eyes", { threshold: "30", reason: "stricter for the test" }, { token: t.op });
+    const u = await userWithDeposit(t.op, "1000");
+    await book(u.token, a);
+    await book(u.token, b);
+    const proposed = await grant(t.op, { promotion_id: a, user_id: u.id, deposit_id: u.deposit_id });
+    expect(proposed.data.status).toBe("pending");
+    // While it is proposed, the deposit backs nothing else.
+    expect((await grant(t.op, { promotion_id: b, user_id: u.id, deposit_id: u.deposit_id })).data.error).toBe("promotion_deposit_used");
+    const rejected = await call(`/api/admin/promotions/bookings/${proposed.data.id}/decline`, { reason: "The deposit came back as a chargeback." }, { token: t.op2 });
+    expect(rejected).toMatchObject({ code: 1, data: { status: "declined", decline_reason: "The deposit came back as a chargeback." } });
+    expect(await stateOf(u.token, a)).toMatchObject({ state: "declined", decline_reason: "The deposit came back as a chargeback." });
+    expect((await call(`/api/admin/promotions/bookings/${proposed.data.id}/confirm`, {}, { token: t.op2 })).data.error).toBe("state_conflict");
+    expect(await bonusTransfers(u.id)).toEqual([]);
+    // Declined, the deposit may back the other promotion's bonus.
+    expect((await grant(t.op, { promotion_id: b, user_id: u.id, deposit_id: u.deposit_id })).data.status).toBe("pending");
+    await call("/api/admin/promotion_four_eyes", { threshold: "500", reason: "back to the default" }, { token: t.op2 });
+  });
+
   it("one operator cannot raise the threshold above its ceiling", async () => {
     const r = await call("/api/admin/promotion_four_eyes", { threshold: "501", reason: "looser" }, { token: t.op });
     expect(r).toMatchObject({ code: 0, data: { error: "four_eyes_ceiling", max_micro: 500 * USDT } });
