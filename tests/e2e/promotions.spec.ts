@@ -96,6 +96,7 @@ test("promotion journey: create, second operator opens, user books, operator gra
   await panel.getByTestId("promotion-grant").click();
   await confirm(op);
   await expect(panel.getByTestId("promotion-panel-state")).toHaveAttribute("data-status", "granted");
+  await panel.screenshot({ path: "tests/.reports/promotions-panel.png" });
 
   // The user sees it paid, and the statement has the bonus under its own name.
   await open(page, "/pages/me/sub/activity");

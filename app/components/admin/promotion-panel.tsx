@@ -133,9 +133,11 @@ function DepositLine({ d, canGrant, promotionId, userId, reload }: { d: PanelDep
   }
   return (
     <li className="row" data-testid="promotion-panel-deposit" data-id={d.id} data-eligibility={d.eligibility}>
-      <span>
-        #{d.id} · {formatDateTime(d.created_at, lng)} · {d.credited_micro === null ? t("panel.not_credited", { amount: d.amount }) : t("panel.credited", { amount: formatUsdt(d.credited_micro, lng) })}
-        <span className="sub-line">{d.used ? t("panel.used") : d.eligibility === "ok" ? t("panel.gives", { amount: formatUsdt(d.bonus_micro, lng) }) : t(`panel.eligibility.${d.eligibility}`)}</span>
+      <span className="destination">
+        <span>
+          #{d.id} · {formatDateTime(d.created_at, lng)} · {d.credited_micro === null ? t("panel.not_credited", { amount: d.amount }) : t("panel.credited", { amount: formatUsdt(d.credited_micro, lng) })}
+        </span>
+        <span className={d.eligibility === "ok" && !d.used ? "amount-pos" : "sub-line"}>{d.used ? t("panel.used") : d.eligibility === "ok" ? t("panel.gives", { amount: formatUsdt(d.bonus_micro, lng) }) : t(`panel.eligibility.${d.eligibility}`)}</span>
       </span>
       {canGrant && qualifies ? (
         <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={grant} data-testid="promotion-grant">
