@@ -54,3 +54,9 @@ CREATE TRIGGER `promotion_bookings_no_delete` BEFORE DELETE ON `promotion_bookin
 BEGIN
   SELECT RAISE(ABORT, 'promotion_bookings are kept');
 END;
+--> statement-breakpoint
+-- A decided booking (granted or declined) is history: its bonus, deposit and deciders never change.
+CREATE TRIGGER `promotion_bookings_decided_frozen` BEFORE UPDATE ON `promotion_bookings` WHEN OLD.`status` IN ('granted', 'declined')
+BEGIN
+  SELECT RAISE(ABORT, 'decided promotion bookings are immutable');
+END;

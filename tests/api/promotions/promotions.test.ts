@@ -57,6 +57,7 @@ describe("promotions in the console", () => {
       [{ percent: "abc" }, "promotion_percent_invalid"],
       [{ cap: "-1" }, "amount_invalid"],
       [{ starts_on: "2026-02-30" }, "promotion_date_invalid"],
+      [{ starts_on: "0099-01-01" }, "promotion_date_invalid"],
       [{ starts_on: isoDay(3), ends_on: isoDay(2) }, "promotion_period_invalid"],
       [{ title_en: "" }, "incomplete"],
       [{ title_en: "x".repeat(81) }, "invalid_field"],

@@ -39,9 +39,9 @@ const percent = z.unknown().transform((v, ctx) => {
   return bp;
 });
 
-/** A calendar day "YYYY-MM-DD" as its start in UTC ms (periods are whole UTC days). */
+/** A calendar day "YYYY-MM-DD" (years 2000-2999) as its start in UTC ms (periods are whole UTC days). */
 const day = z.unknown().transform((v, ctx) => {
-  const m = typeof v === "string" ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim()) : null;
+  const m = typeof v === "string" ? /^(2\d{3})-(\d{2})-(\d{2})$/.exec(v.trim()) : null;
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || !Number.isSafeInteger(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
     ctx.addIssue({ code: "custom", message: "errors.promotion_date_invalid" });
