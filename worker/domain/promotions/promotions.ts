@@ -49,11 +49,7 @@ function columns(input: PromotionInput) {
  * a generous bonus and grant it to an account they control.
  */
 export async function savePromotion(db: Db, operator_id: number | null, id: number | null, input: PromotionInput, reason: string, now_ms: number): Promise<SaveResult> {
-  if (id === null) {
-    const [row] = await db.insert(promotions).values({ ...columns(input), ...openState(operator_id, null, input.enabled, true)!, created_at_ms: now_ms }).returning();
-    if (operator_id !== null) await db.batch([auditInsert(db, { operator_id, action: "promotion.create", target: `promotion:${row.id}`, reason, data: input }, now_ms)]);
-    return { status: "ok", promotion: row };
-  }
+  if (id === null) return createPromotion(db, operator_id, input, reason, now_ms);
   const before = await getPromotion(db, id);
   if (!before) return { status: "not_found" };
   if (moneyTermsChanged(before, input) && (await countPaid(db, id)) > 0) return { status: "terms_frozen" };
@@ -65,10 +61,28 @@ export async function savePromotion(db: Db, operator_id: number | null, id: numb
     const [rows] = await db.batch([update, ...audit] as unknown as [typeof update]);
     return { status: "ok", promotion: rows[0] };
   } catch (err) {
-    // A grant landed between the count and the update: the trigger keeps the terms.
-    if (String((err as Error)?.message ?? "").includes("promotion_terms_frozen") || String((err as { cause?: Error })?.cause?.message ?? "").includes("promotion_terms_frozen")) return { status: "terms_frozen" };
+    // A grant landed between the count and the update: the trigger kept the terms.
+    if (raised(err, "promotion_terms_frozen")) return { status: "terms_frozen" };
     throw err;
   }
+}
+
+/** The insert and its audit entry in one batch, so a promotion never exists without its entry. */
+async function createPromotion(db: Db, operator_id: number | null, input: PromotionInput, reason: string, now_ms: number): Promise<SaveResult> {
+  const insert = db.insert(promotions).values({ ...columns(input), ...openState(operator_id, null, input.enabled, true)!, created_at_ms: now_ms }).returning();
+  if (operator_id === null) return { status: "ok", promotion: (await insert)[0] };
+  // The id is not known before the insert; in the same batch (one transaction, in order)
+  // last_insert_rowid() is the promotion just inserted.
+  const target = sql`'promotion:' || last_insert_rowid()` as unknown as string;
+  const [[row]] = await db.batch([insert, auditInsert(db, { operator_id, action: "promotion.create", target, reason, data: input }, now_ms)]);
+  return { status: "ok", promotion: row };
+}
+
+function raised(err: unknown, name: string): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (String((e as { message?: unknown }).message ?? "").includes(name)) return true;
+  }
+  return false;
 }
 
 /** Bonuses pending or paid under a promotion (while above 0 its money terms are frozen). */
