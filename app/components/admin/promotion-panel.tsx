@@ -2,7 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { AdminBookingOut, AdminPromotionOut, PanelDepositOut } from "../../../worker/api/resources/admin-promotions";
-import { formatBp, formatUsdt } from "../../../worker/domain/money/units";
+import { formatBp, formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
 import { formatDate, formatDateTime } from "../../lib/format";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useOperator } from "../../lib/admin-console";
@@ -81,9 +81,9 @@ function BookingState({ booking, reload }: { booking: AdminBookingOut | null; re
     booking.status === "booked"
       ? t("panel.booking_booked", { date: formatDateTime(booking.booked_at, lng) })
       : booking.status === "pending"
-        ? t("panel.booking_pending", { amount: formatUsdt(booking.bonus_micro ?? 0, lng), id: booking.deposit_id })
+        ? t("panel.booking_pending", { amount: formatUsdtExact(booking.bonus_micro ?? 0, lng), id: booking.deposit_id })
         : booking.status === "granted"
-          ? t("panel.booking_granted", { amount: formatUsdt(booking.bonus_micro ?? 0, lng), date: formatDate(booking.decided_at ?? 0, lng) })
+          ? t("panel.booking_granted", { amount: formatUsdtExact(booking.bonus_micro ?? 0, lng), date: formatDate(booking.decided_at ?? 0, lng) })
           : t("panel.booking_declined", { reason: booking.decline_reason });
   const mayConfirm = booking.status === "pending" && operator?.id !== booking.granted_by;
   return (
@@ -128,7 +128,7 @@ function DepositLine({ d, canGrant, promotionId, userId, reload }: { d: PanelDep
   const { submit, busy } = usePanelAction(reload);
   const qualifies = d.eligibility === "ok" && !d.used;
   async function grant() {
-    if (!(await ui.confirm(t("panel.grant_confirm", { amount: formatUsdt(d.bonus_micro, lng), id: d.id })))) return;
+    if (!(await ui.confirm(t("panel.grant_confirm", { amount: formatUsdtExact(d.bonus_micro, lng), id: d.id })))) return;
     submit({ intent: "grant", promotion_id: String(promotionId), user_id: String(userId), deposit_id: String(d.id) });
   }
   return (
@@ -137,11 +137,11 @@ function DepositLine({ d, canGrant, promotionId, userId, reload }: { d: PanelDep
         <span>
           #{d.id} · {formatDateTime(d.created_at, lng)} · {d.credited_micro === null ? t("panel.not_credited", { amount: d.amount }) : t("panel.credited", { amount: formatUsdt(d.credited_micro, lng) })}
         </span>
-        <span className={d.eligibility === "ok" && !d.used ? "amount-pos" : "sub-line"}>{d.used ? t("panel.used") : d.eligibility === "ok" ? t("panel.gives", { amount: formatUsdt(d.bonus_micro, lng) }) : t(`panel.eligibility.${d.eligibility}`)}</span>
+        <span className={d.eligibility === "ok" && !d.used ? "amount-pos" : "sub-line"}>{d.used ? t("panel.used") : d.eligibility === "ok" ? t("panel.gives", { amount: formatUsdtExact(d.bonus_micro, lng) }) : t(`panel.eligibility.${d.eligibility}`)}</span>
       </span>
       {canGrant && qualifies ? (
         <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={grant} data-testid="promotion-grant">
-          {t("panel.grant", { amount: formatUsdt(d.bonus_micro, lng) })}
+          {t("panel.grant", { amount: formatUsdtExact(d.bonus_micro, lng) })}
         </button>
       ) : null}
     </li>

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AdminBookingOut, AdminPromotionOut } from "../../../worker/api/resources/admin-promotions";
 import { LANGUAGES } from "../../../locales/languages";
-import { formatUsdt } from "../../../worker/domain/money/units";
+import { formatUsdtExact } from "../../../worker/domain/money/units";
 import { PromotionPanel } from "../../components/admin/promotion-panel";
 import { Field } from "../../components/form";
 import { Empty } from "../../components/nav";
@@ -198,7 +198,7 @@ function Pending({ rows }: { rows: AdminBookingOut[] }) {
         {rows.map((b) => (
           <li key={b.id} className="row" data-testid="promotion-pending-row" data-id={b.id}>
             <span>
-              #{b.promotion_id} · {b.account ?? `#${b.user_id}`} · {formatUsdt(b.bonus_micro ?? 0, i18n.language)} USDT · {t("admin.deposit", { id: b.deposit_id })}
+              #{b.promotion_id} · {b.account ?? `#${b.user_id}`} · {formatUsdtExact(b.bonus_micro ?? 0, i18n.language)} USDT · {t("admin.deposit", { id: b.deposit_id })}
               {operator?.id === b.granted_by ? <span className="sub-line">{t("admin.yours")}</span> : null}
             </span>
             <button type="button" className="btn btn-sm btn-plain" onClick={() => setSelected(selected?.id === b.id ? null : b)} data-testid="promotion-pending-review">

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { UserPromotionOut } from "../../../worker/api/resources/promotions";
-import { formatBp, formatUsdt } from "../../../worker/domain/money/units";
+import { formatBp, formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
 import { StatusBadge, type StatusTone } from "../../components/money/status-badge";
 import { Notice } from "../../components/money/notice";
 import { AppLink, Screen } from "../../components/nav";
@@ -93,7 +93,7 @@ function PromotionCard({ p }: { p: UserPromotionOut }) {
 function StateSentence({ p }: { p: UserPromotionOut }) {
   const { t } = useTranslation("promotions");
   const locale = useRootData()?.locale ?? "en";
-  if (p.state === "granted") return <>{t("activity.sentence.granted", { amount: formatUsdt(p.bonus_micro!, locale), date: formatDate(p.granted_at!, locale) })}</>;
+  if (p.state === "granted") return <>{t("activity.sentence.granted", { amount: formatUsdtExact(p.bonus_micro!, locale), date: formatDate(p.granted_at!, locale) })}</>;
   if (p.state === "declined") return <>{t("activity.sentence.declined", { reason: p.decline_reason, date: formatDate(p.declined_at!, locale) })}</>;
   if (p.state === "booked") return <>{t("activity.sentence.booked", { date: formatDate(p.booked_at!, locale) })}</>;
   return <>{p.bookable ? t("activity.sentence.not_booked") : t("activity.sentence.not_bookable")}</>;

@@ -38,7 +38,7 @@ describe("granting a recharge bonus", () => {
     // 10 % of 123.45 = 12.345, rounded down to the micro-unit.
     expect(await bonusTransfers(u.id)).toEqual([{ amount_micro: 12_345_000, ref_type: "promotion", ref_id: `${id}:deposit:${u.deposit_id}` }]);
     expect((await available(u.token)) - before).toBe(12_345_000);
-    expect(await stateOf(u.token, id)).toMatchObject({ state: "granted", bonus: "12.34", bonus_micro: 12_345_000 });
+    expect(await stateOf(u.token, id)).toMatchObject({ state: "granted", bonus: "12.345", bonus_micro: 12_345_000 });
     // A paid booking is history: the database refuses to change it.
     await expect(testEnv.DB.prepare("UPDATE promotion_bookings SET bonus_micro = 1 WHERE promotion_id = ? AND user_id = ?").bind(id, u.id).run()).rejects.toThrow(/immutable/);
     // The statement shows it under its own reason.

@@ -18,7 +18,7 @@ import { LOCALE_KEYS, type LocaleKey } from "../../../locales/languages";
 import { requireOperator } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, int, optionalId, text } from "../fields";
-import { usdt } from "../present";
+import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
 import { moneyFailure } from "./money-errors";
 import { notifyUser } from "../../ws";
@@ -115,7 +115,7 @@ function bookingOut(b: Booking, account?: string | null) {
     status: b.status,
     booked_at: b.booked_at_ms,
     deposit_id: b.deposit_id,
-    bonus: b.bonus_micro === null ? null : usdt(b.bonus_micro),
+    bonus: b.bonus_micro === null ? null : usdtExact(b.bonus_micro),
     bonus_micro: b.bonus_micro,
     granted_by: b.granted_by,
     confirmed_by: b.confirmed_by,
@@ -135,7 +135,7 @@ function panelDepositOut(d: PanelDeposit) {
     created_at: d.deposit.created_at_ms,
     /** "ok" or why it cannot back this promotion's bonus. */
     eligibility: d.eligibility,
-    bonus: usdt(d.bonus_micro),
+    bonus: usdtExact(d.bonus_micro),
     bonus_micro: d.bonus_micro,
     /** Already backs a bonus (pending or paid): one deposit, one bonus. */
     used: d.used,

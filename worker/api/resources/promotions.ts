@@ -14,7 +14,7 @@ import type { LocaleKey } from "../../../locales/languages";
 import { requireUser } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
-import { usdt } from "../present";
+import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
 
 /** What a user is told about their booking: a bonus waiting for a second operator still reads "booked". */
@@ -54,7 +54,8 @@ export function userPromotionOut(p: Promotion, b: Booking | null, locale: Locale
     bookable: bookable(p, now_ms) === "ok",
     state,
     booked_at: b?.booked_at_ms ?? null,
-    bonus: state === "granted" ? usdt(b!.bonus_micro!) : null,
+    // Every micro-unit: a bonus can carry fractions of a cent, and the statement shows them.
+    bonus: state === "granted" ? usdtExact(b!.bonus_micro!) : null,
     bonus_micro: state === "granted" ? b!.bonus_micro : null,
     granted_at: state === "granted" ? b!.decided_at_ms : null,
     decline_reason: state === "declined" ? b!.decline_reason : null,
