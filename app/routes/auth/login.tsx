@@ -45,7 +45,7 @@ export default function Login() {
   return <LoginForm titleKey="login_title" />;
 }
 
-export function LoginForm({ titleKey }: { titleKey: "login_title" | "login2_title" }) {
+export function LoginForm({ titleKey }: { titleKey: "login_title" }) {
   const { t } = useTranslation("auth");
   const { t: tc } = useTranslation();
   const ui = useUi();
@@ -77,6 +77,9 @@ export function LoginForm({ titleKey }: { titleKey: "login_title" | "login2_titl
             {t("login_submit")}
           </button>
         </fetcher.Form>
+        <p className="auth-switch">
+          <AppLink to={`/pages/user/login2${params.get("path") ? `?path=${encodeURIComponent(params.get("path")!)}` : ""}`}>{t("go_wallet_login")}</AppLink>
+        </p>
         <p className="auth-switch">
           {t("no_account")} <AppLink to={`/pages/user/register${params.get("code") ? `?code=${encodeURIComponent(params.get("code")!)}` : ""}`}>{t("go_register")}</AppLink>
         </p>
