@@ -62,8 +62,11 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   await page.getByRole("link", { name: en_auth.go_wallet_login }).click();
   await expect(page).toHaveURL(/\/pages\/user\/login2$/);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  const signIn = page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") });
+  await expect(signIn).toBeVisible();
+  await page.screenshot({ path: "tests/.reports/wallet-login-with-wallet-390x844.png" });
 
-  await page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") }).click();
+  await signIn.click();
   await expect(page).toHaveURL(/\/$/);
   const address = wallet.address.toLowerCase();
   expect(await accountName(page)).toBe(address);
@@ -81,7 +84,8 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   await page.getByLabel(en_me.new_password, { exact: true }).fill("wallet123");
   await page.getByLabel(en_me.confirm_new_password).fill("wallet123");
   await page.getByRole("button", { name: en_me.pwd_set_submit }).click();
-  await expect(page.getByRole("status")).toHaveText(words("en", "errors").password_changed);
+  // Success goes back to where the user came from.
+  await expect(page).toHaveURL(/\/pages\/me\/index$/);
   await logOut(page);
   await page.getByLabel(en_auth.account).fill(address);
   await page.getByLabel(en_auth.password, { exact: true }).fill("wallet123");
