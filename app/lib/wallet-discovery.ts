@@ -20,7 +20,8 @@ export async function discoverWallets(wait_ms = ANNOUNCE_WAIT_MS): Promise<Disco
   window.dispatchEvent(new Event("eip6963:requestProvider"));
   await new Promise((resolve) => setTimeout(resolve, wait_ms));
   window.removeEventListener("eip6963:announceProvider", onAnnounce);
-  if (found.size > 0) return [...found.values()];
+  // MetaMask first: it is the wallet the page prefers when there are several.
+  if (found.size > 0) return [...found.values()].sort((a, b) => Number(b.info.rdns === METAMASK_RDNS) - Number(a.info.rdns === METAMASK_RDNS));
   const legacy = (window as unknown as { ethereum?: Eip1193Provider }).ethereum;
   if (!legacy || typeof legacy.request !== "function") return [];
   const name = legacy.isMetaMask ? "MetaMask" : "Browser wallet";
