@@ -8,7 +8,9 @@ import { addressOfPrivateKey, signBip137 } from "../../../worker/domain/identity
 import { confirmUserPassword } from "../../../worker/domain/identity/users";
 import { THROTTLE } from "../../../worker/domain/identity/throttle";
 import { CHALLENGE_TTL_MS, challengeText, type ChallengeFields, type WalletKind } from "../../../worker/domain/identity/wallet-challenge";
-import { call, db, seed } from "../helpers";
+import { createApi } from "../../../worker/api/app";
+import { DEMO_GRANT_MICRO } from "../../../worker/domain/ledger/demo";
+import { call, db, seed, testEnv } from "../helpers";
 
 beforeAll(() => seed());
 
@@ -283,5 +285,43 @@ describe("a wallet account and passwords", () => {
     expect(reg.data.userinfo.has_password).toBe(true);
     const r = await call("/api/user/reset_login_pwd", { new_password: "newpass456" }, { token: reg.data.userinfo.token });
     expect(r.data.error).toBe("old_password_wrong");
+  });
+});
+
+describe("bad input", () => {
+  it.each([
+    ["no body", undefined],
+    ["an unknown type", { account: "0x0000000000000000000000000000000000000001", message: "m", signature: "s", type: "sol" }],
+    ["numbers", { account: 1, message: 2, signature: 3, type: "eth" }],
+    ["arrays", { account: ["a"], message: ["b"], signature: ["c"], type: ["eth"] }],
+    ["an oversized message", { account: "0x0000000000000000000000000000000000000001", message: "x".repeat(5000), signature: "s", type: "eth" }],
+    ["an account that is no address", { account: "alice", message: "m", signature: "0x00", type: "eth" }],
+    ["a bech32 address of another kind", { account: "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3", message: "m", signature: "s", type: "btc" }],
+  ])("%s gets a localized refusal, never a 500", async (_name, body) => {
+    const r = await call("/api/user/loginByAddr", body as Record<string, unknown> | undefined, { headers: { lang: "de" } });
+    expect(r.status).toBeLessThan(500);
+    expect(r.code).toBe(0);
+    expect(r.msg).not.toMatch(/^errors\./);
+    expect(r.msg).not.toBe("");
+  });
+
+  it("answers in the caller's language", async () => {
+    const s = ethSigner();
+    const r = await call("/api/user/loginByAddr", await signedBody(s, { domain: "evil.example" }), { headers: { lang: "ja" } });
+    expect(r.msg).toBe("このサインインメッセージはこのサイトでは無効です。もう一度お試しください。");
+  });
+});
+
+describe("a demo deployment", () => {
+  it("grants the demo money to a wallet account at its first sign-in only", async () => {
+    const demoEnv = { ...testEnv, APP_ENV: "production", PRICE_FEED: undefined, PRICE_FEED_URL: undefined };
+    const app = createApi();
+    const s = btcSigner();
+    const signIn = async () => {
+      const res = await app.request("/api/user/loginByAddr", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(await signedBody(s)) }, demoEnv);
+      return ((await res.json()) as { data: { userinfo: { balance_micro: number } } }).data.userinfo;
+    };
+    expect((await signIn()).balance_micro).toBe(DEMO_GRANT_MICRO);
+    expect((await signIn()).balance_micro).toBe(DEMO_GRANT_MICRO);
   });
 });

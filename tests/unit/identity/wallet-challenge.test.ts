@@ -57,6 +57,11 @@ describe("readChallenge", () => {
     expect(readChallenge("eth", eth.address, text(over), expected).status).toBe("message_invalid");
   });
 
+  it("takes EIP-4361's optional scheme only when it is ours", () => {
+    expect(readChallenge("eth", eth.address, `https://${text()}`, expected).status).toBe("ok");
+    expect(readChallenge("eth", eth.address, `http://${text()}`, expected).status).toBe("message_invalid");
+  });
+
   it("says expired once the expiration time has passed", () => {
     expect(readChallenge("eth", eth.address, text(), { ...expected, now_ms: NOW + CHALLENGE_TTL_MS }).status).toBe("expired");
     expect(readChallenge("eth", eth.address, text(), { ...expected, now_ms: NOW + CHALLENGE_TTL_MS - 1 }).status).toBe("ok");

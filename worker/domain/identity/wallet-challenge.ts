@@ -24,22 +24,23 @@ export type ChallengeCheck = { status: "ok"; challenge: Challenge } | { status: 
  */
 export function readChallenge(kind: WalletKind, account: string, message: string, expected: Expected): ChallengeCheck {
   const parsed = parseSiweMessage(kind === "eth" ? message : asEthereumHeader(message, account));
-  const { nonce, uri, chainId, issuedAt, expirationTime } = parsed;
-  if (!nonce || !uri || !issuedAt || !expirationTime || parsed.domain !== expected.domain || parsed.scheme !== undefined) return { status: "message_invalid" };
-  if (chainId !== (kind === "eth" ? ETH_CHAIN_ID : BTC_CHAIN_ID) || !sameOrigin(uri, expected.origin)) return { status: "message_invalid" };
-  if (!ownAddress(kind, account, parsed.address)) return { status: "message_invalid" };
+  const { nonce, issuedAt, expirationTime } = parsed;
+  if (!nonce || !issuedAt || !expirationTime || !ownAddress(kind, account, parsed.address) || !ourSite(parsed, expected)) return { status: "message_invalid" };
+  if (parsed.chainId !== (kind === "eth" ? ETH_CHAIN_ID : BTC_CHAIN_ID)) return { status: "message_invalid" };
   const issued_at_ms = issuedAt.getTime();
   const expires_at_ms = expirationTime.getTime();
+  // A challenge lives as long as its nonce, and is not dated ahead of our clock.
   if (!(expires_at_ms - issued_at_ms <= CHALLENGE_TTL_MS && issued_at_ms <= expected.now_ms + CLOCK_SKEW_MS)) return { status: "message_invalid" };
-  const valid = validateSiweMessage({
-    message: parsed,
-    domain: expected.domain,
-    nonce,
-    ...(kind === "eth" ? { address: account as `0x${string}` } : {}),
-    time: new Date(expected.now_ms),
-  });
+  const time = new Date(expected.now_ms);
+  const valid = validateSiweMessage({ message: parsed, domain: expected.domain, nonce, ...(kind === "eth" ? { address: account as `0x${string}` } : {}), time });
   if (!valid) return { status: expires_at_ms <= expected.now_ms ? "expired" : "message_invalid" };
   return { status: "ok", challenge: { kind, address: account, nonce, issued_at_ms, expires_at_ms } };
+}
+
+/** Our host as the domain, our origin as the URI; an optional scheme must be ours too. */
+function ourSite(parsed: { domain?: string; uri?: string; scheme?: string }, expected: Expected): boolean {
+  if (parsed.domain !== expected.domain || !parsed.uri || !sameOrigin(parsed.uri, expected.origin)) return false;
+  return parsed.scheme === undefined || `${parsed.scheme}:` === new URL(expected.origin).protocol;
 }
 
 /**
