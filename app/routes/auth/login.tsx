@@ -42,10 +42,6 @@ export async function signedIn(request: Request, info: UserInfo & { token: strin
 }
 
 export default function Login() {
-  return <LoginForm titleKey="login_title" />;
-}
-
-export function LoginForm({ titleKey }: { titleKey: "login_title" }) {
   const { t } = useTranslation("auth");
   const { t: tc } = useTranslation();
   const ui = useUi();
@@ -53,7 +49,7 @@ export function LoginForm({ titleKey }: { titleKey: "login_title" }) {
   const [params] = useSearchParams();
   useEnvelope(fetcher.data);
   return (
-    <Screen title={t(titleKey)}>
+    <Screen title={t("login_title")}>
       <div className="auth">
         <div className="auth-brand">
           <img src="/favicon.svg" alt="" width="56" height="56" />

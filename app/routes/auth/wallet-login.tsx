@@ -66,10 +66,9 @@ export default function WalletLogin() {
     return choice;
   }
 
+  // Discovery runs once per visit; "Connect wallet" runs it again.
   useEffect(() => {
     void discover();
-    // Discovery runs once per visit; "Connect wallet" runs it again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const submit = (signed: SignedChallenge) => fetcher.submit({ ...signed, path: params.get("path") ?? "" }, { method: "post" });
