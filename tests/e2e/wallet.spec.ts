@@ -59,6 +59,7 @@ async function accountName(page: Page) {
 test("a browser wallet signs in with Sign-In with Ethereum, again into the same account, then sets a password", async ({ page }) => {
   await injectWallet(page);
   await open(page, "/pages/user/login");
+  await page.screenshot({ path: "tests/.reports/password-login-390x844.png" });
   await page.getByRole("link", { name: en_auth.go_wallet_login }).click();
   await expect(page).toHaveURL(/\/pages\/user\/login2$/);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
@@ -81,6 +82,7 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   await open(page, "/pages/me/sub/modify-pwd");
   await expect(page.getByRole("heading", { name: en_me.pwd_set_title })).toBeVisible();
   await expect(page.getByLabel(en_me.old_password)).toHaveCount(0);
+  await page.screenshot({ path: "tests/.reports/wallet-set-password-390x844.png" });
   await page.getByLabel(en_me.new_password, { exact: true }).fill("wallet123");
   await page.getByLabel(en_me.confirm_new_password).fill("wallet123");
   await page.getByRole("button", { name: en_me.pwd_set_submit }).click();
