@@ -51,8 +51,10 @@ async function logOut(page: Page) {
   await expect(page).toHaveURL(/\/pages\/user\/login$/);
 }
 
+/** The me tab's account name; a 42-character address must not widen the page past the phone. */
 async function accountName(page: Page) {
   await open(page, "/pages/me/index");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   return page.getByTestId("account-name").textContent();
 }
 
@@ -79,7 +81,8 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   expect(await accountName(page)).toBe(address);
 
   // A wallet account has no password: it sets one without an old one, then signs in by password too.
-  await open(page, "/pages/me/sub/modify-pwd");
+  await page.getByRole("link", { name: en_me.pwd_set_title }).click();
+  await expect(page).toHaveURL(/\/pages\/me\/sub\/modify-pwd$/);
   await expect(page.getByRole("heading", { name: en_me.pwd_set_title })).toBeVisible();
   await expect(page.getByLabel(en_me.old_password)).toHaveCount(0);
   await page.screenshot({ path: "tests/.reports/wallet-set-password-390x844.png" });
