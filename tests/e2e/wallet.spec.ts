@@ -17,10 +17,10 @@ const wallet = privateKeyToAccount(TEST_KEY);
  * A browser wallet for the page: an EIP-1193 provider announced by EIP-6963 that signs with
  * the test key through a function exposed from Node (viem), as an extension would.
  */
-async function injectWallet(page: Page, opts: { reject?: string } = {}) {
+async function injectWallet(page: Page, opts: { reject?: string; names?: string[] } = {}) {
   await page.exposeFunction("__e2eSign", (message: string) => wallet.signMessage({ message }));
   await page.addInitScript(
-    ({ address, reject }) => {
+    ({ address, reject, names }) => {
       const provider = {
         async request({ method, params }: { method: string; params?: unknown[] }) {
           if (method === "eth_requestAccounts" || method === "eth_accounts") {
@@ -35,12 +35,12 @@ async function injectWallet(page: Page, opts: { reject?: string } = {}) {
           throw new Error(`unsupported ${method}`);
         },
       };
-      const detail = Object.freeze({ info: { uuid: "e2e-wallet-1", name: "E2E Wallet", icon: "", rdns: "org.example.e2e" }, provider });
-      const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail }));
+      const details = names.map((name, i) => Object.freeze({ info: { uuid: `e2e-wallet-${i}`, name, icon: "", rdns: `org.example.e2e${i}` }, provider }));
+      const announce = () => details.forEach((detail) => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail })));
       window.addEventListener("eip6963:requestProvider", announce);
       announce();
     },
-    { address: wallet.address, reject: opts.reject ?? "" },
+    { address: wallet.address, reject: opts.reject ?? "", names: opts.names ?? ["E2E Wallet"] },
   );
 }
 
@@ -135,4 +135,27 @@ test("without a wallet, a key made on this device signs in, and signs in again f
   const payload = createBase58check(sha256).decode(exported);
   expect([payload[0], payload.length, payload[33]]).toEqual([0x80, 34, 0x01]);
   expect(addressOfPrivateKey(payload.slice(1, 33))).toBe(address);
+});
+
+test("several wallets without MetaMask: the page says so and lets the user pick", async ({ page }) => {
+  await injectWallet(page, { names: ["Wallet A", "Wallet B"] });
+  await open(page, "/pages/user/login2");
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_metamask_not_selected);
+  await expect(page.getByText(en_auth.wallet_choose)).toBeVisible();
+  await page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "Wallet B") }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a browser that keeps nothing: no wallet and no device key, each failure said", async ({ page }) => {
+  await page.addInitScript(() => {
+    Storage.prototype.setItem = () => {
+      throw new Error("QuotaExceededError");
+    };
+  });
+  await open(page, "/pages/user/login2");
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_both_failed);
+  await expect(page.getByTestId("device-address")).toHaveCount(0);
+  await page.getByRole("button", { name: en_auth.device_key_use }).click();
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_btc_failed.replace("{{error}}", "QuotaExceededError"));
+  await expect(page).toHaveURL(/\/pages\/user\/login2$/);
 });
