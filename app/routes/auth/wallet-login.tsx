@@ -44,7 +44,10 @@ export default function WalletLogin() {
   const [device, setDevice] = useState<DeviceKey | null>(null);
   const [busy, setBusy] = useState(false);
   const [wif, setWif] = useState<string | null>(null);
+  const { t: tc } = useTranslation();
   const toast = (key: string, error?: unknown) => ui.toast(t(key, error === undefined ? {} : { error: errorText(error) }), TOAST_MS);
+  // fetch rejects with a TypeError when the network fails: the app's 'error' toast, as elsewhere.
+  const failed = (err: unknown) => ui.toast(err instanceof TypeError ? tc("toast_error") : errorText(err), TOAST_MS);
 
   /** No wallet: a device key takes its place; neither: say both failed. */
   function noWallet() {
@@ -89,7 +92,7 @@ export default function WalletLogin() {
       const message = challengeFor("eth", address, await fetchNonce(i18n.language), t("wallet_statement"));
       submit({ account: address, message, signature: await signWithWallet(wallet.provider, address, message), type: "eth" });
     } catch (err) {
-      ui.toast(errorText(err), TOAST_MS);
+      failed(err);
     } finally {
       setBusy(false);
     }
@@ -108,7 +111,7 @@ export default function WalletLogin() {
       const message = challengeFor("btc", key.address, await fetchNonce(i18n.language), t("wallet_statement"));
       submit({ account: key.address, message, signature: key.sign(message), type: "btc" });
     } catch (err) {
-      ui.toast(errorText(err), TOAST_MS);
+      failed(err);
     } finally {
       setBusy(false);
     }
