@@ -22,7 +22,7 @@ function userPages(route) {
 
   // Sign-in (open without a session: app/lib/guard.ts).
   route("pages/user/login", "routes/auth/login.tsx"); // account login, returns to ?path=
-  route("pages/user/login2", "routes/auth/login-alias.tsx"); // the second login path: the same account login
+  route("pages/user/login2", "routes/auth/wallet-login.tsx"); // wallet login: Sign-In with Ethereum, or a Bitcoin key kept on this device
   route("pages/user/register", "routes/auth/register.tsx"); // registration with an invitation code
 
   // Trade (tab 1) and markets (tab 2).

@@ -64,7 +64,7 @@ export default function Accounts() {
       <nav className="menu card" aria-label={t("title")}>
         <MenuItem to="/pages/me/sub/improve-info" label={t("menu_profile")} detail={profile_status ? t(`profile.status_${profile_status}`) : undefined} testId="menu-profile" />
         <MenuItem to="/pages/me/sub/setting" label={t("settings")} />
-        <MenuItem to="/pages/me/sub/modify-pwd" label={t("modify_pwd")} />
+        <MenuItem to="/pages/me/sub/modify-pwd" label={t(user.has_password ? "modify_pwd" : "pwd_set_title")} />
         <MenuItem to="/pages/me/sub/about" label={t("about")} />
       </nav>
     </Screen>

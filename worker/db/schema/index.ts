@@ -7,3 +7,4 @@ export * from "./trades";
 export * from "./profiles";
 export * from "./earn";
 export * from "./promotions";
+export * from "./wallet-login";
