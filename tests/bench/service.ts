@@ -13,7 +13,7 @@
  */
 import WebSocket from "ws";
 import { operatorCookie } from "../../worker/session-cookie";
-import { dataOf, ms, pool, postJson, printServerLog, sleep, statsTable, summarize, timedRequest, verdict, type GroupResult, type Row, type Server } from "./lib";
+import { dataOf, ms, pool, postJson, printServerLog, sleep, statsTable, summarize, timedRequest, verdict, type GroupResult, type Row, type Server, type TimedResponse } from "./lib";
 
 const RUN = Date.now().toString(36).slice(-6);
 const RECEIPT_TIMEOUT_MS = 10_000;
@@ -76,19 +76,29 @@ async function openConversation(base: string, opCookie: string): Promise<Convers
   return { id, cookie, visitor, operator };
 }
 
-type Tally = { latencies: number[]; lost: number; refused: Map<string, number> };
+type Tally = { latencies: number[]; lost: number; failed: number; refused: Map<string, number> };
+
+/** Counts a failure by reason; `final`: the message was not stored (a resend that worked is not). */
+function refuse(tally: Tally, reason: string, final = false) {
+  tally.refused.set(reason, (tally.refused.get(reason) ?? 0) + 1);
+  if (final) tally.failed += 1;
+}
 
 /** One message over REST, timed until the other side's socket has it. */
 async function deliver(base: string, conv: Conversation, side: "visitor" | "operator", round: number, opToken: string, tally: Tally) {
   const path = side === "visitor" ? "/api/service/send" : "/api/admin/service/send";
   const headers: Record<string, string> = side === "visitor" ? { cookie: conv.cookie } : { token: opToken };
   const sent = performance.now();
-  const r = await postJson(`${base}${path}`, { conversation_id: conv.id, client_message_id: clientId(conv.id, side, round), text: `${side} ${round}` }, headers);
-  if (r.status !== 200 || r.body?.code !== 1) {
-    const reason = `${side}: HTTP ${r.status} ${(r.body?.data as { error?: string } | null)?.error ?? r.text ?? ""}`;
-    tally.refused.set(reason, (tally.refused.get(reason) ?? 0) + 1);
-    return;
+  const body = { conversation_id: conv.id, client_message_id: clientId(conv.id, side, round), text: `${side} ${round}` };
+  let r: TimedResponse;
+  try {
+    r = await postJson(`${base}${path}`, body, headers);
+  } catch (err) {
+    // A dropped connection: the page would resend with the same client id, and so do we, once.
+    refuse(tally, `${side}: network ${String((err as Error)?.cause ?? err).slice(0, 80)} (resent)`);
+    r = await postJson(`${base}${path}`, body, headers).catch(() => ({ ms: 0, status: 0, body: null, text: "network" }));
   }
+  if (r.status !== 200 || r.body?.code !== 1) return refuse(tally, `${side}: HTTP ${r.status} ${(r.body?.data as { error?: string } | null)?.error ?? r.text ?? ""}`, true);
   const id = (r.body.data as { message: { id: number } }).message.id;
   const at = await receipt(side === "visitor" ? conv.operator : conv.visitor, id);
   if (at === null) tally.lost += 1;
@@ -99,12 +109,16 @@ async function deliver(base: string, conv: Conversation, side: "visitor" | "oper
 async function pingFloor(conv: Conversation, samples: number[]) {
   const s = conv.visitor;
   const sent = performance.now();
-  await new Promise<void>((resolve) => {
-    s.pong = resolve;
+  const answered = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), RECEIPT_TIMEOUT_MS);
+    s.pong = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
     s.ws.send(JSON.stringify({ type: "ping" }));
   });
   s.pong = null;
-  samples.push(performance.now() - sent);
+  if (answered) samples.push(performance.now() - sent);
 }
 
 function duplicates(convs: Conversation[]): number {
@@ -130,7 +144,7 @@ export async function benchServiceChat(server: Server, opts: { conversations?: n
     // Warm-up (not measured): the first requests pay for JIT and for creating each object.
     await Promise.all(convs.map((c) => pingFloor(c, [])));
 
-    const tally: Tally = { latencies: [], lost: 0, refused: new Map() };
+    const tally: Tally = { latencies: [], lost: 0, failed: 0, refused: new Map() };
     const tRun = performance.now();
     await Promise.all(
       convs.map(async (c) => {
@@ -148,7 +162,7 @@ export async function benchServiceChat(server: Server, opts: { conversations?: n
     const pings: number[] = [];
     await Promise.all(convs.map(async (c) => { for (let i = 0; i < rounds * 2; i++) await pingFloor(c, pings); }));
     const health: number[] = [];
-    await Promise.all(convs.map(async () => { for (let i = 0; i < rounds * 2; i++) health.push((await timedRequest(`${base}/api/health`)).ms); }));
+    await Promise.all(convs.map(async () => { for (let i = 0; i < rounds * 2; i++) health.push((await timedRequest(`${base}/api/health`).catch(() => ({ ms: NaN }))).ms); }));
 
     return report({ n, rounds, tally, dup, runS, pings, health, restarts: server.restarts() - restartsBefore });
   } finally {
@@ -159,17 +173,17 @@ export async function benchServiceChat(server: Server, opts: { conversations?: n
 
 function report(r: { n: number; rounds: number; tally: Tally; dup: number; runS: number; pings: number[]; health: number[]; restarts: number }): GroupResult {
   const expected = r.n * r.rounds * 2;
-  const refused = [...r.tally.refused.values()].reduce((a, b) => a + b, 0);
+  const refused = r.tally.failed;
   const delivery = summarize(r.tally.latencies);
   const ping = summarize(r.pings);
-  const health = summarize(r.health);
+  const health = summarize(r.health.filter(Number.isFinite));
   const rows: Row[] = [
     { name: "chat: REST send → other side's socket", stats: delivery, errors: r.tally.lost + refused + r.dup, gate: false },
     { name: "floor: socket ping → pong (same object)", stats: ping, errors: 0 },
     { name: "floor: GET /api/health (same load)", stats: health, errors: 0 },
   ];
   console.log(statsTable(rows));
-  for (const [reason, count] of r.tally.refused) console.log(`refused x${count}: ${reason}`);
+  for (const [reason, count] of r.tally.refused) console.log(`x${count}: ${reason}`);
   const verdicts = [
     `chat: ${r.tally.latencies.length}/${expected} delivered in ${r.runS.toFixed(1)} s (${(r.tally.latencies.length / r.runS).toFixed(0)} msg/s); lost ${r.tally.lost}, duplicated ${r.dup}, refused ${refused}${r.restarts ? `, worker restarted ${r.restarts}x (figures void)` : ""}`,
     `chat delivery vs floors: p50 ${(delivery.p50 / ping.p50).toFixed(1)}x socket ping, ${(delivery.p50 / health.p50).toFixed(1)}x /api/health; p99 ${(delivery.p99 / ping.p99).toFixed(1)}x ping, ${(delivery.p99 / health.p99).toFixed(1)}x health`,
