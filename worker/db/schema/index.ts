@@ -8,3 +8,4 @@ export * from "./profiles";
 export * from "./earn";
 export * from "./promotions";
 export * from "./wallet-login";
+export * from "./service";
