@@ -6,3 +6,4 @@ export * from "./money";
 export * from "./trades";
 export * from "./profiles";
 export * from "./earn";
+export * from "./service";
