@@ -1,6 +1,7 @@
-import { Link, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Link, useFetcher, useLocation, useNavigate, useRouteLoaderData, type LinkProps } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { setServiceUnread, useServiceUnread } from "../lib/service-unread";
 
 /** A link that does nothing when it points at the page already shown (docs/product.md, navigation). */
 export function AppLink(props: LinkProps) {
@@ -72,10 +73,38 @@ export function TabBar() {
               <path d={tab.icon} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
             </svg>
             <span>{t(`tabs.${tab.key}`)}</span>
+            {tab.key === "accounts" ? <ServiceBadge /> : null}
           </AppLink>
         );
       })}
     </nav>
+  );
+}
+
+let unreadAsked = false;
+
+/**
+ * Unread customer-service messages on the me tab: asked once per page load (the service
+ * page's loader answers `?unread=1`), then kept live by the user channel.
+ */
+function ServiceBadge() {
+  const { t } = useTranslation("service");
+  const signedIn = Boolean(useRouteLoaderData<{ user: unknown }>("root")?.user);
+  const unread = useServiceUnread();
+  const fetcher = useFetcher<{ unread?: number }>({ key: "service-unread" });
+  useEffect(() => {
+    if (!signedIn || unreadAsked) return;
+    unreadAsked = true;
+    fetcher.load("/pages/me/sub/service?unread=1");
+  }, [signedIn, fetcher]);
+  useEffect(() => {
+    if (typeof fetcher.data?.unread === "number") setServiceUnread(fetcher.data.unread);
+  }, [fetcher.data]);
+  if (!signedIn || !unread) return null;
+  return (
+    <span className="tab-badge" data-testid="service-badge" aria-label={t("unread_badge", { count: unread })}>
+      {unread > 99 ? "99+" : unread}
+    </span>
   );
 }
 

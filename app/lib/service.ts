@@ -44,8 +44,9 @@ export const PAGE_SIZE = 30;
 export type Pending = {
   client_message_id: string;
   text: string | null;
+  /** A local preview of a picture being sent (an object URL), else null. */
   image_url: string | null;
-  upload_id: string | null;
+  file: File | null;
   created_at_ms: number;
   failed: string | null;
 };

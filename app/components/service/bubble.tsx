@@ -9,16 +9,10 @@ export function clockOf(ms: number, locale: string): string {
 /**
  * One message. Own messages sit on the right with their delivery ticks; the other side's on
  * the left, an operator's under the operator's display name. Pictures open full size on tap.
+ * System notes (closed, reopened) are drawn by the thread, not here.
  */
 export function Bubble({ message, own, delivery, locale, showName }: { message: ServiceMessage; own: boolean; delivery: DeliveryState | null; locale: string; showName: boolean }) {
   const { t } = useTranslation("service");
-  if (message.author === "system") {
-    return (
-      <li className="sv-system" data-testid="sv-system" data-id={message.id}>
-        {message.text}
-      </li>
-    );
-  }
   const name = message.author === "operator" ? message.operator_name || t("operator_default") : t("visitor_default");
   return (
     <li className={own ? "sv-row sv-own" : "sv-row sv-peer"} data-testid="sv-message" data-id={message.id} data-author={message.author}>
@@ -81,7 +75,7 @@ function Ticks({ state }: { state: DeliveryState }) {
         <path d="M1 6.5l3.5 3.5L11 2" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
         {state !== "sent" ? <path d="M8.5 9.5l.5.5L15.5 2" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" /> : null}
       </svg>
-      <span className="m-visually-hidden">{label}</span>
+      <span className="sv-sr">{label}</span>
     </span>
   );
 }
