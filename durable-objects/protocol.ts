@@ -5,6 +5,21 @@
  */
 import { z } from "zod";
 
+/** A customer-service message as both sides see it (docs/customer-service.md). */
+export const ServiceMessage = z.object({
+  id: z.number().int(),
+  conversation_id: z.number().int(),
+  client_message_id: z.string().max(64).nullable(),
+  author: z.enum(["visitor", "operator", "system"]),
+  operator_name: z.string().max(64).nullable(),
+  text: z.string().max(4000).nullable(),
+  image_url: z.string().max(64).nullable(),
+  created_at_ms: z.number().int(),
+  state: z.enum(["sent", "delivered", "read"]),
+});
+export type ServiceMessage = z.infer<typeof ServiceMessage>;
+const ServiceSide = z.enum(["visitor", "operator"]);
+
 /** Server → client. */
 export const ServerMessage = z.discriminatedUnion("type", [
   /** Sent on connect: lets the page align its clock (countdowns use server time). */
@@ -29,6 +44,22 @@ export const ServerMessage = z.discriminatedUnion("type", [
     ts: z.number().int(),
     simulated: z.boolean(),
   }),
+  /** Customer service (conversation channel): a new message, from either side. */
+  z.object({ type: z.literal("message"), message: ServiceMessage }),
+  /** How far one side got: received (delivered) or read, up to a message id. */
+  z.object({ type: z.literal("read"), reader: ServiceSide, state: z.enum(["delivered", "read"]), up_to_id: z.number().int() }),
+  z.object({ type: z.literal("typing"), from: ServiceSide, typing: z.boolean() }),
+  /** Operators' inbox channel: a conversation changed. */
+  z.object({
+    type: z.literal("inbox"),
+    conversation_id: z.number().int(),
+    unread: z.number().int(),
+    last_message_at_ms: z.number().int().nullable(),
+    status: z.enum(["open", "closed"]),
+    assigned_operator_id: z.number().int().nullable(),
+  }),
+  /** User channel: an operator wrote; `unread` is the user's unread count (the me-tab badge). */
+  z.object({ type: z.literal("service"), unread: z.number().int() }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
@@ -43,6 +74,18 @@ export const ClientMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("changed"), reason: z.enum(["trade"]) }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
+
+/** Client → conversation channel: the typing indicator and read receipts (messages go over REST). */
+export const ServiceClientMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ping") }),
+  z.object({ type: z.literal("typing"), typing: z.boolean() }),
+  z.object({ type: z.literal("read"), state: z.enum(["delivered", "read"]), up_to_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+]);
+export type ServiceClientMessage = z.infer<typeof ServiceClientMessage>;
+
+export function parseServiceClientMessage(raw: unknown): ServiceClientMessage | null {
+  return parseJson(raw, ServiceClientMessage);
+}
 
 export function parseServerMessage(raw: unknown): ServerMessage | null {
   return parseJson(raw, ServerMessage);
@@ -63,6 +106,6 @@ export function parseJson<T>(raw: unknown, schema: z.ZodType<T>, max_length = 16
   }
 }
 
-export function encode(message: ServerMessage | ClientMessage): string {
+export function encode(message: ServerMessage | ClientMessage | ServiceClientMessage): string {
   return JSON.stringify(message);
 }

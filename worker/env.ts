@@ -1,5 +1,6 @@
 import type { QuoteHubApi } from "../durable-objects/quotes/hub-api";
 import type { UserChannel } from "../durable-objects/user-channel/user-channel";
+import type { ServiceConversationApi, ServiceInboxApi } from "../durable-objects/service/conversation-api";
 
 /** Bindings and variables of the one Worker (see wrangler.toml). */
 export interface Env {
@@ -9,6 +10,9 @@ export interface Env {
   USER_CHANNEL: DurableObjectNamespace<UserChannel>;
   /** Typed by the hub's RPC surface, not its class: the class imports Env. */
   QUOTE_HUB: DurableObjectNamespace<QuoteHubApi>;
+  /** Customer service: one object per conversation (sequencer and fan-out), one inbox for operators. */
+  SERVICE_CONVERSATION: DurableObjectNamespace<ServiceConversationApi>;
+  SERVICE_INBOX: DurableObjectNamespace<ServiceInboxApi>;
   /** Sign-in and registration attempts per client IP (absent where Node scripts bind the app). */
   AUTH_LIMIT?: RateLimit;
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */

@@ -16,6 +16,8 @@ import { withInvocationDb } from "./db/limits";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
+export { ServiceConversation } from "../durable-objects/service/conversation";
+export { ServiceInbox } from "../durable-objects/service/inbox";
 
 const api = createApi();
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);

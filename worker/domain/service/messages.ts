@@ -1,0 +1,185 @@
+import { and, count, desc, eq, gt, lt, min, sql, asc } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
+import type { Conversation } from "./conversations";
+import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
+
+export type MessageRow = typeof service_messages.$inferSelect & { operator_name: string | null };
+
+/** A message as either side sees it (the wire shape of docs/customer-service.md). */
+export type MessageView = {
+  id: number;
+  conversation_id: number;
+  client_message_id: string | null;
+  author: Author;
+  operator_name: string | null;
+  text: string | null;
+  image_url: string | null;
+  created_at_ms: number;
+  state: "sent" | "delivered" | "read";
+};
+
+/** How far the side opposite `viewer` got (what the viewer's own messages show). */
+export function peerProgress(c: Conversation, viewer: Side) {
+  return viewer === "visitor"
+    ? { delivered_id: c.operator_delivered_id, read_id: c.operator_read_id }
+    : { delivered_id: c.visitor_delivered_id, read_id: c.visitor_read_id };
+}
+
+export function messageView(m: MessageRow, peer: { delivered_id: number; read_id: number }): MessageView {
+  return {
+    id: m.id,
+    conversation_id: m.conversation_id,
+    client_message_id: m.client_message_id,
+    author: m.author,
+    operator_name: m.operator_name,
+    text: m.text,
+    image_url: m.upload_id ? `/files/${m.upload_id}` : null,
+    created_at_ms: m.created_at_ms,
+    state: deliveryState(m.id, peer),
+  };
+}
+
+const withOperator = { ...getColumns(), operator_name: operators.account };
+function getColumns() {
+  const { id, conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms } = service_messages;
+  return { id, conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms };
+}
+
+/**
+ * One page of history, ascending by id: the newest `limit`, or those before `before_id`
+ * (paging backwards), or those after `after_id` (catching up after a reconnect).
+ */
+export async function listMessages(db: Db, conversation_id: number, opts: { before_id?: number; after_id?: number; limit: number }): Promise<{ rows: MessageRow[]; has_more: boolean }> {
+  const forward = opts.after_id !== undefined;
+  const bound = forward ? gt(service_messages.id, opts.after_id!) : opts.before_id !== undefined ? lt(service_messages.id, opts.before_id) : undefined;
+  const rows = await db
+    .select(withOperator)
+    .from(service_messages)
+    .leftJoin(operators, eq(operators.id, service_messages.operator_id))
+    .where(and(eq(service_messages.conversation_id, conversation_id), bound))
+    .orderBy(forward ? asc(service_messages.id) : desc(service_messages.id))
+    .limit(opts.limit + 1);
+  const has_more = rows.length > opts.limit;
+  const page = rows.slice(0, opts.limit);
+  return { rows: forward ? page : page.reverse(), has_more };
+}
+
+export async function messageByClientId(db: Db, conversation_id: number, author: Side, client_message_id: string): Promise<MessageRow | undefined> {
+  const [row] = await db
+    .select(withOperator)
+    .from(service_messages)
+    .leftJoin(operators, eq(operators.id, service_messages.operator_id))
+    .where(and(eq(service_messages.conversation_id, conversation_id), eq(service_messages.author, author), eq(service_messages.client_message_id, client_message_id)))
+    .limit(1);
+  return row;
+}
+
+/** The visitor's messages in the last minute: the rate limit's input. */
+export async function recentVisitorMessages(db: Db, conversation_id: number, now_ms: number) {
+  const [row] = await db
+    .select({ count: count(), oldest_ms: min(service_messages.created_at_ms) })
+    .from(service_messages)
+    .where(and(eq(service_messages.conversation_id, conversation_id), eq(service_messages.author, "visitor"), gt(service_messages.created_at_ms, now_ms - RATE_LIMIT.window_ms)));
+  return { count: row?.count ?? 0, oldest_ms: row?.oldest_ms ?? null };
+}
+
+/** Messages from the other side that `viewer` has not read yet. */
+export async function unreadFor(db: Db, c: Conversation, viewer: Side): Promise<number> {
+  const read_id = viewer === "visitor" ? c.visitor_read_id : c.operator_read_id;
+  const [row] = await db
+    .select({ n: count() })
+    .from(service_messages)
+    .where(and(eq(service_messages.conversation_id, c.id), eq(service_messages.author, otherSide(viewer)), gt(service_messages.id, read_id)));
+  return row?.n ?? 0;
+}
+
+export type NewMessage = {
+  conversation_id: number;
+  author: Author;
+  client_message_id: string | null;
+  operator_id: number | null;
+  text: string | null;
+  upload_id: string | null;
+};
+
+export type SendResult =
+  | { status: "ok"; message: MessageRow; duplicate: boolean; conversation: Conversation; unread_for_peer: number }
+  | { status: "rate_limited"; retry_after_ms: number }
+  | { status: "closed" | "not_found" };
+
+/**
+ * Stores one message. Runs inside the conversation's Durable Object, one at a time, so the
+ * ids D1 gives are the conversation's order. A client id already stored answers the stored
+ * message (duplicate) and changes nothing; a visitor over the rate limit is refused; an
+ * operator cannot write into a closed conversation (a visitor's message reopens it).
+ */
+export async function storeMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number): Promise<SendResult> {
+  const conversation = await db.query.service_conversations.findFirst({ where: eq(service_conversations.id, m.conversation_id) });
+  if (!conversation) return { status: "not_found" };
+  if (m.client_message_id && m.author !== "system") {
+    const stored = await messageByClientId(db, m.conversation_id, m.author, m.client_message_id);
+    if (stored) return { status: "ok", message: stored, duplicate: true, conversation, unread_for_peer: 0 };
+  }
+  if (m.author === "operator" && conversation.status === "closed") return { status: "closed" };
+  if (m.author === "visitor") {
+    const limited = rateCheck(await recentVisitorMessages(db, m.conversation_id, now_ms), now_ms);
+    if (limited.status !== "ok") return limited;
+  }
+  return insertMessage(db, m, operator_name, now_ms);
+}
+
+async function insertMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number): Promise<SendResult> {
+  const reopen = m.author === "visitor" || (m.author === "system" && m.text === "reopened");
+  const status = m.author === "system" && m.text === "closed" ? "closed" : reopen ? "open" : undefined;
+  const preview = m.author === "system" ? undefined : previewOf(m.text, m.upload_id !== null);
+  const peer: Side = m.author === "operator" ? "visitor" : "operator";
+  const [inserted, [conversation]] = await db.batch([
+    db.insert(service_messages).values({ ...m, created_at_ms: now_ms }).onConflictDoNothing().returning(),
+    db
+      .update(service_conversations)
+      .set({ ...(status ? { status } : {}), ...(preview !== undefined ? { last_message_preview: preview, last_message_at_ms: now_ms } : {}) })
+      .where(eq(service_conversations.id, m.conversation_id))
+      .returning(),
+  ]);
+  if (inserted.length === 0) {
+    // Lost a race with the same client id (only possible outside the Durable Object): the stored one wins.
+    const stored = await messageByClientId(db, m.conversation_id, m.author as Side, m.client_message_id!);
+    return stored ? { status: "ok", message: stored, duplicate: true, conversation, unread_for_peer: 0 } : { status: "not_found" };
+  }
+  const unread_for_peer = m.author === "system" ? 0 : await unreadFor(db, conversation, peer);
+  return { status: "ok", message: { ...inserted[0], operator_name }, duplicate: false, conversation, unread_for_peer };
+}
+
+/**
+ * Records how far `reader` got (delivered or read, up to a message id). Never moves backwards,
+ * and never past the conversation's last message. Reading implies delivery.
+ */
+export async function recordProgress(db: Db, conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | undefined> {
+  const delivered = reader === "visitor" ? service_conversations.visitor_delivered_id : service_conversations.operator_delivered_id;
+  const read = reader === "visitor" ? service_conversations.visitor_read_id : service_conversations.operator_read_id;
+  const last = sql`(SELECT coalesce(max(id), 0) FROM service_messages WHERE conversation_id = ${conversation_id})`;
+  const capped = sql`min(${up_to_id}, ${last})`;
+  const set: Record<string, unknown> = { [delivered.name]: sql`max(${delivered}, ${capped})` };
+  if (state === "read") set[read.name] = sql`max(${read}, ${capped})`;
+  const [row] = await db.update(service_conversations).set(set).where(eq(service_conversations.id, conversation_id)).returning();
+  return row;
+}
+
+/** Links an uploaded picture to a conversation, so its members may see it. */
+export async function linkUpload(db: Db, upload_id: string, conversation_id: number, author: Side, now_ms: number) {
+  await db.insert(service_uploads).values({ upload_id, conversation_id, author, created_at_ms: now_ms });
+}
+
+/** Was this picture uploaded into this conversation? (Only then can a message carry it.) */
+export async function uploadInConversation(db: Db, upload_id: string, conversation_id: number): Promise<boolean> {
+  if (!/^[0-9a-f]{32}$/.test(upload_id)) return false;
+  const row = await db.query.service_uploads.findFirst({ where: and(eq(service_uploads.upload_id, upload_id), eq(service_uploads.conversation_id, conversation_id)) });
+  return row !== undefined;
+}
+
+/** The conversation a chat picture belongs to, if it is one. */
+export async function conversationOfUpload(db: Db, upload_id: string): Promise<number | null> {
+  const row = await db.query.service_uploads.findFirst({ where: eq(service_uploads.upload_id, upload_id) });
+  return row?.conversation_id ?? null;
+}
