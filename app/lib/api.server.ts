@@ -12,9 +12,9 @@ import { readGuestToken } from "./service-cookie.server";
  * and pass the envelope to the page, which shows the 401 modal when `status` is 401.
  */
 export async function api<T = any>(context: AppLoadContext, request: Request, path: string, body?: Record<string, unknown> | FormData) {
-  const [token, locale] = await Promise.all([readToken(request), getLocale(request)]);
+  const [token, guest, locale] = await Promise.all([readToken(request), readGuestToken(request), getLocale(request)]);
   // The guest token rides along so login and register hand a guest's conversation over.
-  const res = await context.api<T>(path, { body, token, guest: readGuestToken(request), lang: langCodeOf(locale) });
+  const res = await context.api<T>(path, { body, token, guest, lang: langCodeOf(locale) });
   return { status: res.status, ...res.body };
 }
 

@@ -12,8 +12,8 @@ import type { Conversation, ServiceMessage } from "./service";
  * browser has not stored that cookie yet).
  */
 export async function visitorApi<T = any>(context: AppLoadContext, request: Request, path: string, body?: Record<string, unknown> | FormData, guest?: string | null): Promise<ActionEnvelope<T>> {
-  const [token, locale] = await Promise.all([readToken(request), getLocale(request)]);
-  const res = await context.api<T>(path, { body, token, guest: guest ?? readGuestToken(request), lang: langCodeOf(locale) });
+  const [token, stored, locale] = await Promise.all([readToken(request), readGuestToken(request), getLocale(request)]);
+  const res = await context.api<T>(path, { body, token, guest: guest ?? stored, lang: langCodeOf(locale) });
   return { status: res.status, ...res.body };
 }
 
@@ -28,7 +28,7 @@ export async function ensureConversation(context: AppLoadContext, request: Reque
   const opened = await visitorApi<Opened>(context, request, "/api/service/open", body);
   if (opened.code !== 1) return { ok: false as const, answer: opened };
   const guest = opened.data.guest_token ?? null;
-  return { ok: true as const, conversation_id: opened.data.conversation.id, guest, cookie: guest ? setGuestCookie(request, guest) : null, conversation: opened.data.conversation };
+  return { ok: true as const, conversation_id: opened.data.conversation.id, guest, cookie: guest ? await setGuestCookie(request, guest) : null, conversation: opened.data.conversation };
 }
 
 /** `?before_id=` / `?after_id=` on a chat page's URL: a page of history for useServiceChat. */

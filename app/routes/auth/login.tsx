@@ -40,7 +40,7 @@ export async function signedIn(request: Request, info: UserInfo & { token: strin
   const saved = localeFromLang(info.lang);
   if (saved) headers.append("set-cookie", await setLocaleCookie(request, saved));
   // The API handed the guest's chat to the account; the guest token reads nothing any more.
-  if (readGuestToken(request)) headers.append("set-cookie", clearGuestCookie(request));
+  if (await readGuestToken(request)) headers.append("set-cookie", await clearGuestCookie(request));
   return redirect(safeReturnPath(path), { headers });
 }
 

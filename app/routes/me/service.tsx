@@ -52,7 +52,7 @@ async function attachContext(context: LoaderFunctionArgs["context"], request: Re
   const body = { context: { kind: CONTEXT_KINDS.includes(kind as never) ? kind : "order", ref_id: /^\d{1,12}$/.test(ref ?? "") ? Number(ref) : 0 } };
   const res = await visitorApi<{ guest_token?: string }>(context, request, "/api/service/open", body);
   if (res.code !== 1) return res.msg;
-  const headers = res.data.guest_token ? { "set-cookie": setGuestCookie(request, res.data.guest_token) } : undefined;
+  const headers = res.data.guest_token ? { "set-cookie": await setGuestCookie(request, res.data.guest_token) } : undefined;
   throw redirect(url.pathname, { headers });
 }
 
