@@ -45,7 +45,7 @@ export function ChatThread(props: Props) {
 
   return (
     <div className={props.scroll === "box" ? "sv-thread sv-thread-box" : "sv-thread"}>
-      <ol ref={list} className="sv-list" aria-label={t("messages_label")} aria-live="polite" aria-relevant="additions" data-testid="sv-list">
+      <ol ref={list} className="sv-list" aria-label={t("messages_label")} aria-live="polite" aria-relevant="additions" data-testid="sv-list" data-conversation={props.conversationId ?? ""}>
         <li className="sv-earlier">
           {thread.has_more ? (
             <button type="button" className="btn btn-plain sv-earlier-btn" onClick={props.loadEarlier} disabled={props.loadingEarlier} data-testid="sv-load-earlier">

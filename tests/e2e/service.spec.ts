@@ -1,0 +1,113 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { open, words } from "./helpers";
+
+/**
+ * Customer service, two people at once: a visitor on a phone (390×844) who has not signed in,
+ * and an operator in the console at desktop size. Everything the visitor sees arrives live.
+ */
+const PICTURE = new URL("../fixtures/uploads/png-rgb.png", import.meta.url).pathname;
+const LANGUAGES = [
+  { lng: "en", browserLocale: "en-US" },
+  { lng: "zh-Hans", browserLocale: "zh-CN" },
+] as const;
+
+async function operatorPage(browser: Browser): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, locale: "en-US" });
+  const page = await ctx.newPage();
+  const admin = words("en", "admin");
+  await open(page, "/admin/login");
+  await page.getByLabel(admin.account).fill("operator");
+  await page.getByLabel(admin.password, { exact: true }).fill("operator12345");
+  await page.getByRole("button", { name: admin.login_submit }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  return page;
+}
+
+async function visitorPage(browser: Browser, browserLocale: string): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: browserLocale });
+  return ctx.newPage();
+}
+
+for (const { lng, browserLocale } of LANGUAGES) {
+  test(`a visitor writes without an account, the operator answers live, and signing in keeps the conversation (${lng})`, async ({ browser }, testInfo) => {
+    const w = words(lng, "service");
+    const auth = words(lng, "auth");
+    const mark = `${lng}-${Date.now().toString(36)}`;
+    const visitor = await visitorPage(browser, browserLocale);
+
+    // Open without login, in the visitor's language, with the contacts and the guest's reminder.
+    await open(visitor, "/pages/me/sub/service");
+    await expect(visitor).toHaveURL(/\/pages\/me\/sub\/service$/);
+    await expect(visitor.locator("html")).toHaveAttribute("lang", lng);
+    await expect(visitor.getByRole("heading", { name: w.title })).toBeVisible();
+    await expect(visitor.getByTestId("sv-guest-note")).toContainText(w.sign_in);
+    await expect(visitor.getByText(w.welcome)).toBeVisible();
+
+    // A text and a picture, both confirmed by the server (one tick: sent).
+    const question = `Where is my deposit? ${mark}`;
+    await visitor.getByTestId("sv-text").fill(question);
+    await visitor.getByTestId("sv-send").click();
+    const mine = visitor.getByTestId("sv-message").filter({ hasText: question });
+    await expect(mine).toHaveAttribute("data-author", "visitor");
+    await expect(mine.getByTestId("sv-state")).toHaveAttribute("data-state", /sent|delivered/);
+    await visitor.getByTestId("sv-picture-input").setInputFiles(PICTURE);
+    await expect(visitor.locator('[data-testid="sv-message"][data-author="visitor"] [data-testid="sv-picture"]')).toBeVisible();
+    await expect(visitor.getByTestId("sv-pending")).toHaveCount(0);
+    const conversation = await visitor.getByTestId("sv-list").getAttribute("data-conversation");
+    expect(conversation).toMatch(/^\d+$/);
+
+    // The operator finds the guest's conversation in the inbox and opens it.
+    const op = await operatorPage(browser);
+    await op.getByTestId("nav-service").click();
+    const row = op.locator(`[data-testid="sv-conv"][data-id="${conversation}"]`);
+    await expect(row).toBeVisible();
+    await row.click();
+    const pane = op.getByTestId("sv-conversation");
+    await expect(pane.getByTestId("sv-message").filter({ hasText: question })).toBeVisible();
+    await expect(pane.getByTestId("sv-picture")).toBeVisible();
+    await expect(op.getByTestId("sv-customer")).toContainText(words("en", "service").inbox.guest_info);
+
+    // The operator has read it: the visitor's ticks turn to "read" without a reload.
+    await expect(mine.getByTestId("sv-state")).toHaveAttribute("data-state", "read");
+    await expect(mine.getByTestId("sv-state")).toContainText(w.state.read);
+
+    // Typing shows on the visitor's phone; the answer arrives under the operator's name.
+    await pane.getByTestId("sv-text").pressSequentially("We are checking", { delay: 20 });
+    await expect(visitor.getByTestId("sv-typing")).toContainText(w.typing_operator);
+    const answer = `We are checking your deposit ${mark}`;
+    await pane.getByTestId("sv-text").fill(answer);
+    await pane.getByTestId("sv-send").click();
+    const reply = visitor.getByTestId("sv-message").filter({ hasText: answer });
+    await expect(reply).toHaveAttribute("data-author", "operator");
+    await expect(visitor.getByText("operator", { exact: true }).first()).toBeVisible();
+    await expect(visitor.getByTestId("sv-typing")).toHaveCount(0);
+
+    await visitor.screenshot({ path: testInfo.outputPath(`service-${lng}-390.png`) });
+    await op.screenshot({ path: testInfo.outputPath(`inbox-${lng}.png`) });
+
+    // Signing in keeps the conversation: same messages, now in the demo account.
+    await visitor.getByTestId("sv-sign-in").click();
+    await expect(visitor).toHaveURL(/\/pages\/user\/login/);
+    await visitor.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await visitor.getByLabel(auth.account).fill("demo");
+    await visitor.getByLabel(auth.password, { exact: true }).fill("demo12345");
+    await visitor.getByRole("button", { name: auth.login_submit }).click();
+    await expect(visitor).toHaveURL(/\/pages\/me\/sub\/service$/);
+    await expect(visitor.getByTestId("sv-guest-note")).toHaveCount(0);
+    await expect(visitor.getByTestId("sv-message").filter({ hasText: question })).toBeVisible();
+    await expect(visitor.getByTestId("sv-message").filter({ hasText: answer })).toBeVisible();
+
+    // And the operator's next answer still reaches the signed-in user live.
+    await op.reload();
+    const owned = await visitor.getByTestId("sv-list").getAttribute("data-conversation");
+    await open(op, `/admin/service?id=${owned}`);
+    await expect(op.getByTestId("sv-customer")).toContainText("demo");
+    const followUp = `Found it ${mark}`;
+    await op.getByTestId("sv-conversation").getByTestId("sv-text").fill(followUp);
+    await op.getByTestId("sv-conversation").getByTestId("sv-send").click();
+    await expect(visitor.getByTestId("sv-message").filter({ hasText: followUp })).toBeVisible();
+
+    await op.context().close();
+    await visitor.context().close();
+  });
+}
