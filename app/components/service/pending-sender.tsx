@@ -64,7 +64,11 @@ export function PendingSender({ pending, conversationId, dispatch, onConversatio
     handled.current = answer;
     if (answer.code !== 1 || !answer.data) return dispatch({ type: "failed", client_message_id: cid, error: failure(answer) });
     uploadId.current = answer.data.upload_id;
-    if (answer.data.conversation) onConversation(answer.data.conversation);
+    if (answer.data.conversation) {
+      // The upload opened the conversation: the send that follows goes to it.
+      conversation.current = answer.data.conversation.id;
+      onConversation(answer.data.conversation);
+    }
     submitSend();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [upload.data, upload.state]);
