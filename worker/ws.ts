@@ -7,12 +7,15 @@ import { listProducts } from "./domain/trades/orders";
 import type { ServerMessage } from "../durable-objects/protocol";
 import { DEFAULT_LOCALE, localeFromAcceptLanguage } from "../locales/languages";
 import { translate } from "./i18n";
+import { serviceSocket } from "./service-sockets";
 
 /**
  * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
  * - `/ws/user`: the signed-in user's channel (balance changes, order countdowns and results),
  *   authenticated by the page's session cookie.
  * - `/ws/quotes/<symbol>`: a symbol's live ticks and 24h quote (public).
+ * - `/ws/service/<conversation_id>` and `/ws/service/inbox`: customer service
+ *   (worker/service-sockets.ts).
  */
 export async function handleWebSocket(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
@@ -29,6 +32,7 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
     const channel = env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(session.subject_id)));
     return channel.fetch(request);
   }
+  if (url.pathname.startsWith("/ws/service/")) return serviceSocket(request, env, url);
   if (url.pathname.startsWith("/ws/quotes/")) {
     // Quotes are public: anyone may watch prices.
     const wanted = symbolKey(decodeURIComponent(url.pathname.slice("/ws/quotes/".length)));
@@ -48,7 +52,7 @@ export async function notifyUser(env: Env, user_id: number, message: ServerMessa
   }
 }
 
-function json(request: Request, status: number, key: string) {
+export function json(request: Request, status: number, key: string) {
   const locale = localeFromAcceptLanguage(request.headers.get("accept-language")) ?? DEFAULT_LOCALE;
   return Response.json({ code: 0, msg: translate(locale, key), data: { error: key.replace(/^errors\./, "") } }, { status });
 }

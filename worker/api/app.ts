@@ -18,8 +18,13 @@ import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
 import { earnApi } from "./resources/earn";
 import { testClockApi } from "./resources/test-clock";
+import { kefuApi, serviceApi } from "./resources/service";
+import { adminServiceApi } from "./resources/admin-service";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
+
+/** The routes that take one image (multipart) and so a larger body. */
+const UPLOAD_PATHS = new Set(["/api/common/upload", "/api/service/upload", "/api/admin/service/upload"]);
 
 /**
  * The whole `/api`: one sub-app per resource, one error handler, one envelope.
@@ -35,10 +40,12 @@ export function createApi() {
     await next();
   });
   // Uploads may carry one image up to 1 MiB (plus multipart framing); everything else 64 KiB.
-  app.use("*", readInput((path) => (path === "/api/common/upload" ? UPLOAD_BODY_LIMIT : null)), detectLang);
+  app.use("*", readInput((path) => (UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT : null)), detectLang);
 
   app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now(), mode: modeOf(c.env) } }));
   app.route("/user", userApi);
+  // Open to guests: before the /user sub-apps whose middleware requires a session.
+  app.route("/user", kefuApi);
   app.route("/user", moneyApi);
   app.route("/user", bindingApi);
   app.route("/user", profileApi);
@@ -53,6 +60,8 @@ export function createApi() {
   app.route("/admin", adminTradesApi);
   app.route("/admin", adminEarnApi);
   app.route("/admin", adminProfilesApi);
+  app.route("/admin/service", adminServiceApi);
+  app.route("/service", serviceApi);
   app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));

@@ -14,6 +14,7 @@ import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
+import { handOverAtSignIn } from "./service";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
 const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
@@ -80,6 +81,7 @@ export const userApi = new Hono<AppEnv>()
     const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale") }, Date.now());
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     if (modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
+    await handOverAtSignIn(c, result.user.id);
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.registered");
   })
   .post("/login", limitAuthAttempts, async (c) => {
@@ -87,6 +89,7 @@ export const userApi = new Hono<AppEnv>()
     const result = await loginUser(c.get("db"), body, Date.now());
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
+    await handOverAtSignIn(c, result.user.id);
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
   })
   .post("/logout", requireUser, async (c) => {

@@ -81,13 +81,10 @@ export async function contextsOf(db: Db, conversation_ids: number[]): Promise<Ma
  * exists (no such table yet), no promotion exists either.
  */
 export async function promotionExists(db: Db, id: number): Promise<boolean> {
-  try {
-    const row = await db.get<{ one: number }>(sql`SELECT 1 AS one FROM promotions WHERE id = ${id}`);
-    return row !== undefined && row !== null;
-  } catch (err) {
-    if (String(err).includes("no such table")) return false;
-    throw err;
-  }
+  const table = await db.get(sql`SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = 'promotions'`);
+  if (!table) return false;
+  const row = await db.get(sql`SELECT 1 AS one FROM promotions WHERE id = ${id}`);
+  return row !== undefined && row !== null;
 }
 
 const OWNED_TABLE: Record<Exclude<ContextKind, "promotion">, string> = { order: "orders", deposit: "deposits", withdrawal: "withdrawals" };

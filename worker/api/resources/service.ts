@@ -1,0 +1,125 @@
+/**
+ * `/api/service/*`: the visitor's customer-service conversation (signed in, or a guest by the
+ * `pl_guest` cookie), and `/api/user/kefu` (contacts plus the conversation's unread count).
+ * Messages go through the conversation's Durable Object, which orders and fans them out.
+ */
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { getContacts } from "../../domain/content/site";
+import { MAX_UPLOAD_BYTES } from "../../domain/uploads/sniff";
+import { storeUpload } from "../../domain/uploads/store";
+import { attachContext, contextAllowed, conversationOf, newGuestToken, openConversation, type Visitor } from "../../domain/service/conversations";
+import { handOverGuest } from "../../domain/service/handover";
+import { linkUpload, listMessages, unreadFor } from "../../domain/service/messages";
+import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
+import { guestCookie } from "../../service-cookie";
+import { ApiError, ok, read } from "../envelope";
+import { id } from "../fields";
+import type { AppEnv } from "../types";
+import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
+import type { Conversation } from "../../domain/service/conversations";
+
+const ContextInput = z.object({ kind: z.enum(CONTEXT_KINDS, { error: "errors.invalid_field" }), ref_id: id() });
+const OpenBody = z.object({ context: ContextInput.optional(), context_kind: z.string().optional(), context_ref_id: z.unknown().optional() }).transform((b) => {
+  // Forms send the context flat; JSON may nest it.
+  if (b.context) return b.context;
+  if (b.context_kind === undefined || b.context_kind === "") return null;
+  const parsed = ContextInput.safeParse({ kind: b.context_kind, ref_id: b.context_ref_id });
+  return parsed.success ? parsed.data : ("invalid" as const);
+});
+const UploadQuery = z.object({ conversation_id: id().optional() });
+
+/** Pages call the API in-process (worker/api/in-process.ts) at this host; browsers never can. */
+const isInProcess = (c: Context<AppEnv>) => new URL(c.req.url).host === "internal";
+
+/** The caller's identity, creating a guest token for a first-time guest (cookie, and in data for pages). */
+async function visitorOrNewGuest(c: Context<AppEnv>): Promise<{ visitor: Visitor; guest_token?: string }> {
+  const visitor = await visitorOf(c);
+  if (visitor) return { visitor };
+  const { token, token_hash } = newGuestToken();
+  c.header("set-cookie", await guestCookie.serialize(token, { secure: new URL(c.req.url).protocol === "https:" }), { append: true });
+  return { visitor: { kind: "guest", token_hash }, guest_token: token };
+}
+
+async function messagesAnswer(c: Context<AppEnv>, conversation: Conversation, side: Side) {
+  const q = read(c, HistoryQuery);
+  const page = await listMessages(c.get("db"), conversation.id, { before_id: q.before_id, after_id: q.after_id, limit: q.limit });
+  // What the caller now holds from the other side counts as delivered to them.
+  const newest = Math.max(0, ...page.rows.filter((m) => m.author === (side === "visitor" ? "operator" : "visitor")).map((m) => m.id));
+  const delivered = side === "visitor" ? conversation.visitor_delivered_id : conversation.operator_delivered_id;
+  const current = newest > delivered ? ((await conversationStub(c, conversation.id).progress(conversation.id, side, "delivered", newest)) ?? conversation) : conversation;
+  return { messages: viewMessages(page.rows, current, side), has_more: page.has_more, conversation: await conversationView(c, current, side) };
+}
+
+/** Stores an uploaded chat picture for `side` of the conversation (same sniffing and size rules as every upload). */
+export async function servicePicture(c: Context<AppEnv>, conversation: Conversation, side: Side, user_id: number) {
+  const file = c.get("input").file;
+  if (!(file instanceof File)) throw new ApiError("errors.upload_missing");
+  if (file.size > MAX_UPLOAD_BYTES) throw new ApiError("errors.upload_too_large", 413);
+  const now_ms = Date.now();
+  const r = await storeUpload(c.get("db"), c.env.UPLOADS, user_id, new Uint8Array(await file.arrayBuffer()), now_ms);
+  if (r.status === "too_large") throw new ApiError("errors.upload_too_large", 413);
+  if (r.status === "empty") throw new ApiError("errors.upload_empty");
+  if (r.status !== "ok") throw new ApiError("errors.upload_not_image", 415);
+  await linkUpload(c.get("db"), r.upload.id, conversation.id, side, now_ms);
+  return ok(c, { upload_id: r.upload.id, url: `/files/${r.upload.id}` }, "errors.uploaded");
+}
+
+export const serviceApi = new Hono<AppEnv>()
+  .post("/open", async (c) => {
+    const context = read(c, OpenBody);
+    if (context === "invalid") throw new ApiError("errors.invalid_field", 200, { field: "context" }, { field: "context" });
+    const { visitor, guest_token } = await visitorOrNewGuest(c);
+    const db = c.get("db");
+    const now_ms = Date.now();
+    if (context && !(await contextAllowed(db, visitor, context))) throw new ApiError("errors.not_found", 404);
+    const conversation = await openConversation(db, visitor, visitor.kind === "guest" ? c.get("locale") : null, now_ms);
+    if (context) await attachContext(db, conversation.id, context, now_ms);
+    return ok(c, { conversation: await conversationView(c, conversation, "visitor"), ...(guest_token && isInProcess(c) ? { guest_token } : {}) });
+  })
+  .on(["GET", "POST"], "/messages", async (c) => {
+    const conversation = await memberConversation(c, read(c, HistoryQuery).conversation_id);
+    return ok(c, await messagesAnswer(c, conversation, "visitor"));
+  })
+  .post("/send", async (c) => {
+    const body = read(c, SendBody);
+    const conversation = await memberConversation(c, body.conversation_id);
+    const content = await messageBody(c, body, conversation.id);
+    const result = await conversationStub(c, conversation.id).send({ conversation_id: conversation.id, author: "visitor", client_message_id: body.client_message_id, operator_id: null, operator_name: null, ...content });
+    if (result.status !== "ok") sendRefused(result);
+    return ok(c, { message: viewMessages([result.message], result.conversation, "visitor")[0], duplicate: result.duplicate });
+  })
+  .post("/upload", async (c) => {
+    const visitor = await visitorOf(c);
+    const wanted = read(c, UploadQuery).conversation_id;
+    const own = visitor ? await conversationOf(c.get("db"), visitor) : undefined;
+    if (!visitor || !own || (wanted !== undefined && wanted !== own.id)) throw new ApiError("errors.not_found", 404);
+    return servicePicture(c, own, "visitor", visitor.kind === "user" ? visitor.user_id : 0);
+  })
+  .post("/read", async (c) => {
+    const body = read(c, ReadBody);
+    const conversation = await memberConversation(c, body.conversation_id);
+    const updated = (await conversationStub(c, conversation.id).progress(conversation.id, "visitor", "read", body.up_to_id)) ?? conversation;
+    return ok(c, { conversation: await conversationView(c, updated, "visitor") });
+  });
+
+/** `/api/user/kefu` (open): the contacts, and the caller's conversation with its unread count (nothing is created). */
+export const kefuApi = new Hono<AppEnv>().on(["GET", "POST"], "/kefu", async (c) => {
+  const db = c.get("db");
+  const visitor = await visitorOf(c);
+  const conversation = visitor ? await conversationOf(db, visitor) : undefined;
+  const unread = conversation ? await unreadFor(db, conversation, "visitor") : 0;
+  return ok(c, { ...(await getContacts(db)), conversation_id: conversation?.id ?? null, unread });
+});
+
+/**
+ * Called by sign-in and registration: the guest's conversation (by `guest-token` or the
+ * `pl_guest` cookie) follows the user, its guest pages are closed, and the cookie is cleared.
+ */
+export async function handOverAtSignIn(c: Context<AppEnv>, user_id: number): Promise<void> {
+  const token = guestTokenOf(c);
+  if (!token) return;
+  const result = await handOverGuest(c.get("db"), await token, user_id, Date.now());
+  c.header("set-cookie", await guestCookie.serialize("", { maxAge: 0, secure: new URL(c.req.url).protocol === "https:" }), { append: true });
+  if (result.status !== "none") await conversationStub(c, result.guest_conversation_id).handedOver();
+}

@@ -1,0 +1,48 @@
+import { getDb } from "./db/client";
+import { resolveSessionWith } from "./domain/identity/session";
+import { findConversation, hashGuestToken, isMember, type Visitor } from "./domain/service/conversations";
+import type { Env } from "./env";
+import { guestTokenFromCookie } from "./service-cookie";
+import { tokenFromCookie } from "./session-cookie";
+import { json } from "./ws";
+import { CONVERSATION_HEADER, GUEST_HEADER, SIDE_HEADER } from "../durable-objects/service/conversation-api";
+
+/**
+ * Customer-service upgrades (origin already checked by worker/ws.ts):
+ * - `/ws/service/inbox`: the operators' inbox, operator cookie only.
+ * - `/ws/service/<id>`: the conversation's visitor (its user's session cookie, or the guest's
+ *   `pl_guest` cookie) or, with `?as=operator`, an operator. Anyone else: 404, like the API.
+ * The object learns the side from headers only this function sets (the client's are replaced).
+ */
+export async function serviceSocket(request: Request, env: Env, url: URL): Promise<Response> {
+  const db = getDb(env.DB);
+  const cookie = request.headers.get("cookie");
+  const rest = url.pathname.slice("/ws/service/".length);
+  const asOperator = rest === "inbox" || url.searchParams.get("as") === "operator";
+  if (asOperator && !(await isOperator(db, cookie))) return json(request, 401, "errors.operator_required");
+  if (rest === "inbox") return env.SERVICE_INBOX.get(env.SERVICE_INBOX.idFromName("inbox")).fetch(request);
+  if (!/^\d{1,15}$/.test(rest)) return json(request, 404, "errors.not_found");
+  const conversation = await findConversation(db, Number(rest));
+  if (!conversation || conversation.merged_into_id !== null) return json(request, 404, "errors.not_found");
+  const visitor = asOperator ? null : await visitorFromCookies(db, cookie);
+  if (!asOperator && (!visitor || !isMember(conversation, visitor))) return json(request, 404, "errors.not_found");
+  const headers = new Headers(request.headers);
+  headers.set(SIDE_HEADER, asOperator ? "operator" : "visitor");
+  headers.set(CONVERSATION_HEADER, String(conversation.id));
+  headers.set(GUEST_HEADER, visitor?.kind === "guest" ? "1" : "0");
+  const stub = env.SERVICE_CONVERSATION.get(env.SERVICE_CONVERSATION.idFromName(String(conversation.id)));
+  return stub.fetch(new Request(request, { headers }));
+}
+
+async function isOperator(db: ReturnType<typeof getDb>, cookie: string | null): Promise<boolean> {
+  const session = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), Date.now());
+  return session.status === "ok" && session.subject?.enabled === 1;
+}
+
+/** The user's session cookie first, then the guest cookie. */
+async function visitorFromCookies(db: ReturnType<typeof getDb>, cookie: string | null): Promise<Visitor | null> {
+  const session = await resolveSessionWith(db, "user", await tokenFromCookie(cookie, "user"), Date.now());
+  if (session.status === "ok" && session.subject) return { kind: "user", user_id: session.subject.id };
+  const guest = await guestTokenFromCookie(cookie);
+  return guest ? { kind: "guest", token_hash: hashGuestToken(guest) } : null;
+}
