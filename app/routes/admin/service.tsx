@@ -23,7 +23,7 @@ export { clientAction } from "../../lib/client-action";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: serviceStyles }];
 
-type Detail = { conversation: Conversation & { assigned_operator: { id: number; account: string } | null }; user: Customer | null; contexts: ContextSummary[] };
+type Detail = { conversation: Conversation & { assigned_operator_id: number | null }; user: Customer | null; contexts: ContextSummary[] };
 type Selected = Detail & { messages: ServiceMessage[]; has_more: boolean; canned: Canned[]; canned_lang: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -117,14 +117,21 @@ export default function ServiceInbox() {
             <p className="sv-pick">{selected.error}</p>
           </section>
         ) : (
-          <ConversationPane key={selected.conversation.id} selected={selected} locale={locale} />
+          <ConversationPane key={selected.conversation.id} selected={selected} locale={locale} assignee={assigneeName(selected.conversation.assigned_operator_id, inbox.rows)} />
         )}
       </div>
     </>
   );
 }
 
-function ConversationPane({ selected, locale }: { selected: Selected; locale: string }) {
+/** The assigned operator's account, as the list knows it (the detail carries only the id). */
+function assigneeName(operator_id: number | null, rows: InboxRow[]): string | null {
+  if (operator_id === null) return null;
+  for (const r of rows) if (r.assigned_operator?.id === operator_id && r.assigned_operator.account) return r.assigned_operator.account;
+  return `#${operator_id}`;
+}
+
+function ConversationPane({ selected, locale, assignee }: { selected: Selected; locale: string; assignee: string | null }) {
   const { t } = useTranslation("service");
   const operator = useOperator();
   const { conversation } = selected;
@@ -143,7 +150,9 @@ function ConversationPane({ selected, locale }: { selected: Selected; locale: st
       <section className="sv-pane" aria-label={who} data-testid="sv-conversation">
         <header className="sv-pane-head">
           <h2>{who}</h2>
-          <span className="sv-live">{conversation.assigned_operator ? t("inbox.assigned_to", { name: conversation.assigned_operator.account }) : t("inbox.unassigned")}</span>
+          <span className="sv-live" data-testid="sv-assignee">
+            {assignee === null ? t("inbox.unassigned") : t("inbox.assigned_to", { name: conversation.assigned_operator_id === operator?.id ? operator.account : assignee })}
+          </span>
           <Controls conversation={conversation} me={operator?.id ?? null} />
         </header>
         <ChatThread
@@ -176,7 +185,7 @@ function Controls({ conversation, me }: { conversation: Detail["conversation"]; 
   const { t } = useTranslation("service");
   const act = useAction();
   const submit = (intent: string, extra: Record<string, string> = {}) => act.fetcher.submit({ intent, conversation_id: String(conversation.id), ...extra }, { method: "post" });
-  const mine = conversation.assigned_operator !== null && conversation.assigned_operator.id === me;
+  const mine = conversation.assigned_operator_id !== null && conversation.assigned_operator_id === me;
   return (
     <>
       {mine ? (
