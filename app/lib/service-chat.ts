@@ -103,7 +103,9 @@ function useSocket(
   handed.current = onHandedOver;
   useEffect(() => {
     if (conversationId === null) return;
-    const ws = new ReconnectingWebSocket(socketUrl(`/ws/service/${conversationId}`), [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
+    // An operator says so (`?as=operator`): a browser may carry both a user's and an operator's cookie.
+    const path = `/ws/service/${conversationId}${viewer === "operator" ? "?as=operator" : ""}`;
+    const ws = new ReconnectingWebSocket(socketUrl(path), [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
     let typingTimer: ReturnType<typeof setTimeout> | undefined;
     ws.addEventListener("open", () => {
       setLink("open");
