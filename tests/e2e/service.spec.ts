@@ -97,15 +97,21 @@ for (const { lng, browserLocale } of LANGUAGES) {
     await expect(visitor.getByTestId("sv-message").filter({ hasText: question })).toBeVisible();
     await expect(visitor.getByTestId("sv-message").filter({ hasText: answer })).toBeVisible();
 
-    // And the operator's next answer still reaches the signed-in user live.
-    await op.reload();
+    // The operator's next answer reaches the signed-in user on another tab: the me tab's badge.
     const owned = await visitor.getByTestId("sv-list").getAttribute("data-conversation");
     await open(op, `/admin/service?id=${owned}`);
     await expect(op.getByTestId("sv-customer")).toContainText("demo");
+    await open(visitor, "/pages/me/index");
+    await expect(visitor.getByTestId("service-badge")).toHaveCount(0);
     const followUp = `Found it ${mark}`;
     await op.getByTestId("sv-conversation").getByTestId("sv-text").fill(followUp);
     await op.getByTestId("sv-conversation").getByTestId("sv-send").click();
+    await expect(visitor.getByTestId("service-badge")).toHaveText("1");
+    // Opening the chat shows it and the badge goes out.
+    await open(visitor, "/pages/me/sub/service");
     await expect(visitor.getByTestId("sv-message").filter({ hasText: followUp })).toBeVisible();
+    await open(visitor, "/pages/me/index");
+    await expect(visitor.getByTestId("service-badge")).toHaveCount(0);
 
     await op.context().close();
     await visitor.context().close();

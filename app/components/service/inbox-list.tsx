@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { INBOX_FILTERS, type InboxFilter, type InboxRow } from "../../lib/service-inbox";
 import { clockOf } from "./bubble";
+import { languageName } from "./customer-panel";
 
 /** The console's conversations: filter tabs, then one row each with its unread count. */
 export function InboxList({ rows, filter, selected, locale, href }: { rows: InboxRow[]; filter: InboxFilter; selected: number | null; locale: string; href: (q: { filter?: InboxFilter; id?: number }) => string }) {
@@ -36,7 +37,12 @@ export function InboxList({ rows, filter, selected, locale, href }: { rows: Inbo
               <div className="sv-conv-tags">
                 {r.status === "closed" ? <span>{t("inbox.status.closed")}</span> : null}
                 <span>{r.assigned_operator ? t("inbox.assigned_to", { name: r.assigned_operator.account || "…" }) : t("inbox.unassigned")}</span>
-                {r.lang ? <span>{r.lang}</span> : null}
+                {r.lang ? <span>{languageName(r.lang)}</span> : null}
+                {r.contexts.map((c) => (
+                  <span key={`${c.kind}:${c.ref_id}`} className="sv-chip">
+                    {t(`about.${c.kind}`, { id: c.ref_id })}
+                  </span>
+                ))}
               </div>
             </Link>
           </li>

@@ -63,7 +63,19 @@ async function pageData(context: LoaderFunctionArgs["context"], request: Request
   if (conversation_id === null) return { contacts, conversation: null, messages: [], has_more: false, context_error };
   const page = await visitorApi<MessagesPage>(context, request, "/api/service/messages", { conversation_id });
   if (page.code !== 1) return { contacts, conversation: null, messages: [], has_more: false, context_error: context_error ?? page.msg };
-  return { contacts, conversation: page.data.conversation, messages: page.data.messages, has_more: page.data.has_more, context_error };
+  const conversation = await readOnOpen(context, request, page.data);
+  return { contacts, conversation, messages: page.data.messages, has_more: page.data.has_more, context_error };
+}
+
+/**
+ * Opening the chat reads it: the unread count (the me tab's badge) is settled before the page
+ * is drawn, not only once the socket has told the server.
+ */
+async function readOnOpen(context: LoaderFunctionArgs["context"], request: Request, page: MessagesPage): Promise<Conversation> {
+  const up_to_id = Math.max(0, ...page.messages.filter((m) => m.author !== "visitor").map((m) => m.id));
+  if (page.conversation.unread === 0 || up_to_id === 0) return page.conversation;
+  const res = await visitorApi<{ conversation: Conversation }>(context, request, "/api/service/read", { conversation_id: page.conversation.id, up_to_id });
+  return res.code === 1 ? res.data.conversation : page.conversation;
 }
 
 /**
