@@ -14,7 +14,7 @@ import { readGuestToken } from "./service-cookie.server";
 export async function api<T = any>(context: AppLoadContext, request: Request, path: string, body?: Record<string, unknown> | FormData) {
   const [token, guest, locale] = await Promise.all([readToken(request), readGuestToken(request), getLocale(request)]);
   // The guest token rides along so login and register hand a guest's conversation over.
-  const res = await context.api<T>(path, { body, token, guest, lang: langCodeOf(locale) });
+  const res = await context.api<T>(path, { body, token, guest_token: guest, lang: langCodeOf(locale) });
   return { status: res.status, ...res.body };
 }
 

@@ -13,7 +13,7 @@ import type { Conversation, ServiceMessage } from "./service";
  */
 export async function visitorApi<T = any>(context: AppLoadContext, request: Request, path: string, body?: Record<string, unknown> | FormData, guest?: string | null): Promise<ActionEnvelope<T>> {
   const [token, stored, locale] = await Promise.all([readToken(request), readGuestToken(request), getLocale(request)]);
-  const res = await context.api<T>(path, { body, token, guest: guest ?? stored, lang: langCodeOf(locale) });
+  const res = await context.api<T>(path, { body, token, guest_token: guest ?? stored, lang: langCodeOf(locale) });
   return { status: res.status, ...res.body };
 }
 

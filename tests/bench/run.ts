@@ -8,10 +8,14 @@
  *   trades    3. tick fan-out to 1,000 WebSocket clients;
  *             4. place-order latency/throughput with 200 users, next to /api/health;
  *             5. 10,000 orders due in the same second: settlement time, exactly-once, ledger.
+ *   service   6. 200 customer-service conversations at once, 10 rounds each: delivery latency
+ *                from REST send to the other side's socket, lost and duplicated messages, next
+ *                to a socket ping through the same object and /api/health.
  *
  * Env: BENCH_PORT (default: the first free of 8780-8785; 8787-8799 belong to dev, e2e and other
  * servers), BENCH_STATE_DIR (default .wrangler/bench; the trade groups use sub-directories),
- * BENCH_TRADES (a subset of fanout,orders,burst; default all three).
+ * BENCH_TRADES (a subset of fanout,orders,burst; default all three), BENCH_SERVICE_CONVERSATIONS
+ * (default 200).
  * Every group is bounded in time, and every server is stopped on every way out.
  */
 import { execFileSync } from "node:child_process";
@@ -19,6 +23,7 @@ import { cpSync, rmSync } from "node:fs";
 import { benchLoginRequests, benchPasswordHash } from "./identity";
 import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server } from "./lib";
 import { benchPlaceOrders, benchSettlementBurst, benchTickFanout } from "./trades";
+import { benchServiceChat } from "./service";
 
 const STATE_DIR = process.env.BENCH_STATE_DIR ?? ".wrangler/bench";
 /** BENCH_TRADES: which of the trade benches to run (default all: fanout,orders,burst). */
@@ -32,6 +37,7 @@ type Group = { name: string; limit_ms: number; run: () => Promise<GroupResult> }
 const GROUPS: Group[] = [
   { name: "identity", limit_ms: 170_000, run: identityGroup },
   { name: "trades", limit_ms: 560_000, run: tradesGroup },
+  { name: "service", limit_ms: 300_000, run: serviceGroup },
 ];
 
 // The wrangler child runs in its own process group, so Ctrl-C in the terminal does not reach
@@ -120,6 +126,26 @@ async function tradesGroup(): Promise<GroupResult> {
   const burst = await withTimeout("settlement burst bench", 330_000, benchSettlementBurst({ port: await freePort(), stateDir: burstDir, snapshot, users: 100, perUser: 100, lead_ms: Number(process.env.BENCH_BURST_LEAD_S ?? 30) * 1000 }));
   out.verdicts.push(...burst.verdicts);
   return out;
+}
+
+/** One fresh seeded state and a frozen Worker, like the other groups; the chat bench on it. */
+async function serviceGroup(): Promise<GroupResult> {
+  const dir = `${STATE_DIR}-service`;
+  console.log(`\n== preparing ${dir} (remix build once per run, D1 migrations, demo seed)`);
+  await withTimeout("prepare", 150_000, prepareState(dir));
+  const snapshot = await withTimeout("snapshot", 60_000, snapshotWorker(`${dir}.snapshot`));
+  execFileSync("sync");
+  const port = await freePort();
+  let server: Server | undefined;
+  try {
+    server = await withTimeout("server start", 90_000, startServer({ port, stateDir: dir, skipPrepare: true, snapshot }));
+    console.log(`wrangler dev ready on ${server.baseUrl} (pid ${server.pid}); ${loadLine()}`);
+    const conversations = Number(process.env.BENCH_SERVICE_CONVERSATIONS ?? 200);
+    return await withTimeout("service bench", 180_000, benchServiceChat(server, { conversations, rounds: 10 }));
+  } finally {
+    await stopAllServers();
+    if (server) console.log(`\nwrangler dev (pid ${server.pid}) stopped`);
+  }
 }
 
 function printSummary(results: { group: string; result: GroupResult }[]) {

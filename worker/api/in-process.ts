@@ -6,7 +6,7 @@ export type ApiResult<T = any> = { status: number; body: Envelope<T> };
 
 export type ApiCall = <T = any>(
   path: string,
-  opts?: { body?: Record<string, unknown> | FormData; token?: string | null; guest?: string | null; lang?: string; method?: "GET" | "POST" },
+  opts?: { body?: Record<string, unknown> | FormData; token?: string | null; lang?: string; method?: "GET" | "POST"; guest_token?: string | null },
 ) => Promise<ApiResult<T>>;
 
 /**
@@ -20,8 +20,8 @@ export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_i
     // The visitor's address, so per-IP limits count what they do through pages too.
     if (client_ip) headers.set("cf-connecting-ip", client_ip);
     if (opts.token) headers.set("token", opts.token);
-    // A visitor without an account: their customer-service conversation (docs/customer-service.md).
-    if (opts.guest) headers.set("guest-token", opts.guest);
+    // A customer-service guest's token (from the page's httpOnly `pl_guest` cookie).
+    if (opts.guest_token) headers.set("guest-token", opts.guest_token);
     if (opts.lang) headers.set("lang", opts.lang);
     let body: BodyInit | undefined;
     if (opts.body instanceof FormData) body = opts.body;

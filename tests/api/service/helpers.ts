@@ -3,7 +3,7 @@ import { parseServerMessage, type ServerMessage } from "../../../durable-objects
 import { guestCookie } from "../../../worker/service-cookie";
 import { userCookie } from "../../../worker/session-cookie";
 import { operatorCookie } from "../../../worker/session-cookie";
-import { call, page, type Answer } from "../helpers";
+import { call, page, seed, type Answer } from "../helpers";
 import { operatorToken as login } from "../money/helpers";
 
 export type Caller = { token?: string; headers?: Record<string, string> };
@@ -11,7 +11,7 @@ export type Caller = { token?: string; headers?: Record<string, string> };
 let cachedOperator: Promise<string> | null = null;
 /** One operator login per test file (argon2 is slow on purpose). */
 export function operatorToken() {
-  cachedOperator ??= login();
+  cachedOperator ??= seed().then(() => login());
   return cachedOperator;
 }
 

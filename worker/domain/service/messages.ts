@@ -65,25 +65,6 @@ export async function listMessages(db: Db, conversation_id: number, opts: { befo
   return { rows: forward ? page : page.reverse(), has_more };
 }
 
-export async function messageByClientId(db: Db, conversation_id: number, author: Side, client_message_id: string): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .select(withOperator)
-    .from(service_messages)
-    .leftJoin(operators, eq(operators.id, service_messages.operator_id))
-    .where(and(eq(service_messages.conversation_id, conversation_id), eq(service_messages.author, author), eq(service_messages.client_message_id, client_message_id)))
-    .limit(1);
-  return row;
-}
-
-/** The visitor's messages in the last minute: the rate limit's input. */
-export async function recentVisitorMessages(db: Db, conversation_id: number, now_ms: number) {
-  const [row] = await db
-    .select({ count: count(), oldest_ms: min(service_messages.created_at_ms) })
-    .from(service_messages)
-    .where(and(eq(service_messages.conversation_id, conversation_id), eq(service_messages.author, "visitor"), gt(service_messages.created_at_ms, now_ms - RATE_LIMIT.window_ms)));
-  return { count: row?.count ?? 0, oldest_ms: row?.oldest_ms ?? null };
-}
-
 /** Messages from the other side that `viewer` has not read yet. */
 export async function unreadFor(db: Db, c: Conversation, viewer: Side): Promise<number> {
   const read_id = viewer === "visitor" ? c.visitor_read_id : c.operator_read_id;
@@ -96,8 +77,8 @@ export async function unreadFor(db: Db, c: Conversation, viewer: Side): Promise<
 
 export type NewMessage = {
   conversation_id: number;
-  author: Author;
-  client_message_id: string | null;
+  author: Side;
+  client_message_id: string;
   operator_id: number | null;
   text: string | null;
   upload_id: string | null;
@@ -108,47 +89,68 @@ export type SendResult =
   | { status: "rate_limited"; retry_after_ms: number }
   | { status: "closed" | "not_found" };
 
+function byClientId(db: Db, m: Pick<NewMessage, "conversation_id" | "author" | "client_message_id">) {
+  return db
+    .select(withOperator)
+    .from(service_messages)
+    .leftJoin(operators, eq(operators.id, service_messages.operator_id))
+    .where(and(eq(service_messages.conversation_id, m.conversation_id), eq(service_messages.author, m.author), eq(service_messages.client_message_id, m.client_message_id)))
+    .limit(1);
+}
+
+function recentVisitorQuery(db: Db, conversation_id: number, now_ms: number) {
+  return db
+    .select({ count: count(), oldest_ms: min(service_messages.created_at_ms) })
+    .from(service_messages)
+    .where(and(eq(service_messages.conversation_id, conversation_id), eq(service_messages.author, "visitor"), gt(service_messages.created_at_ms, now_ms - RATE_LIMIT.window_ms)));
+}
+
 /**
  * Stores one message. Runs inside the conversation's Durable Object, one at a time, so the
  * ids D1 gives are the conversation's order. A client id already stored answers the stored
  * message (duplicate) and changes nothing; a visitor over the rate limit is refused; an
- * operator cannot write into a closed conversation (a visitor's message reopens it).
+ * operator cannot write into a closed conversation (a visitor's message reopens it). Two D1
+ * round trips: the checks' reads in one batch, the writes and the peer's unread count in another.
  */
 export async function storeMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number): Promise<SendResult> {
-  const conversation = await db.query.service_conversations.findFirst({ where: eq(service_conversations.id, m.conversation_id) });
+  const [[conversation], [stored], [recent]] = await db.batch([
+    db.select().from(service_conversations).where(eq(service_conversations.id, m.conversation_id)),
+    byClientId(db, m),
+    recentVisitorQuery(db, m.conversation_id, now_ms),
+  ]);
   if (!conversation) return { status: "not_found" };
-  if (m.client_message_id && m.author !== "system") {
-    const stored = await messageByClientId(db, m.conversation_id, m.author, m.client_message_id);
-    if (stored) return { status: "ok", message: stored, duplicate: true, conversation, unread_for_peer: 0 };
-  }
+  if (stored) return { status: "ok", message: stored, duplicate: true, conversation, unread_for_peer: 0 };
   if (m.author === "operator" && conversation.status === "closed") return { status: "closed" };
   if (m.author === "visitor") {
-    const limited = rateCheck(await recentVisitorMessages(db, m.conversation_id, now_ms), now_ms);
+    const limited = rateCheck({ count: recent?.count ?? 0, oldest_ms: recent?.oldest_ms ?? null }, now_ms);
     if (limited.status !== "ok") return limited;
   }
   return insertMessage(db, m, operator_name, now_ms);
 }
 
 async function insertMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number): Promise<SendResult> {
-  const reopen = m.author === "visitor" || (m.author === "system" && m.text === "reopened");
-  const status = m.author === "system" && m.text === "closed" ? "closed" : reopen ? "open" : undefined;
-  const preview = m.author === "system" ? undefined : previewOf(m.text, m.upload_id !== null);
-  const peer: Side = m.author === "operator" ? "visitor" : "operator";
-  const [inserted, [conversation]] = await db.batch([
+  const peer_read = m.author === "operator" ? service_conversations.visitor_read_id : service_conversations.operator_read_id;
+  const [inserted, [conversation], [unread]] = await db.batch([
     db.insert(service_messages).values({ ...m, created_at_ms: now_ms }).onConflictDoNothing().returning(),
     db
       .update(service_conversations)
-      .set({ ...(status ? { status } : {}), ...(preview !== undefined ? { last_message_preview: preview, last_message_at_ms: now_ms } : {}) })
+      // A visitor writing reopens a closed conversation; operators reopen explicitly.
+      .set({ ...(m.author === "visitor" ? { status: "open" as const } : {}), last_message_preview: previewOf(m.text, m.upload_id !== null), last_message_at_ms: now_ms })
       .where(eq(service_conversations.id, m.conversation_id))
       .returning(),
+    // The peer's unread count after this message: the author's messages past the peer's read mark.
+    db
+      .select({ n: count() })
+      .from(service_messages)
+      .innerJoin(service_conversations, eq(service_conversations.id, service_messages.conversation_id))
+      .where(and(eq(service_messages.conversation_id, m.conversation_id), eq(service_messages.author, m.author), gt(service_messages.id, peer_read))),
   ]);
   if (inserted.length === 0) {
     // Lost a race with the same client id (only possible outside the Durable Object): the stored one wins.
-    const stored = await messageByClientId(db, m.conversation_id, m.author as Side, m.client_message_id!);
+    const [stored] = await byClientId(db, m);
     return stored ? { status: "ok", message: stored, duplicate: true, conversation, unread_for_peer: 0 } : { status: "not_found" };
   }
-  const unread_for_peer = m.author === "system" ? 0 : await unreadFor(db, conversation, peer);
-  return { status: "ok", message: { ...inserted[0], operator_name }, duplicate: false, conversation, unread_for_peer };
+  return { status: "ok", message: { ...inserted[0], operator_name }, duplicate: false, conversation, unread_for_peer: unread?.n ?? 0 };
 }
 
 /**

@@ -1,0 +1,195 @@
+/**
+ * Customer-service bench, against `wrangler dev` (workerd) on 127.0.0.1: N guest conversations
+ * at once (200 unless BENCH_SERVICE_CONVERSATIONS says otherwise), each exchanging 10 rounds:
+ * the visitor sends over REST and the operator's socket receives it, then the operator answers
+ * over REST and the visitor's socket receives that.
+ *
+ * Delivery latency = receipt on the other side's socket (Node's performance.now) minus the
+ * moment the sender's REST request left (same process, same clock). Lost = a message the API
+ * accepted that the other side's socket never got (within 10 s); duplicated = a message id a
+ * socket got more than once. The floors, under the same concurrency and pattern: a WebSocket
+ * ping answered by the same conversation's Durable Object (the bare object round trip), and
+ * GET /api/health (the bare Worker round trip).
+ */
+import WebSocket from "ws";
+import { operatorCookie } from "../../worker/session-cookie";
+import { dataOf, ms, pool, postJson, printServerLog, sleep, statsTable, summarize, timedRequest, verdict, type GroupResult, type Row, type Server, type TimedResponse } from "./lib";
+
+const RUN = Date.now().toString(36).slice(-6);
+const RECEIPT_TIMEOUT_MS = 10_000;
+const TARGET_P99_MS = 100;
+
+type Socket = {
+  ws: WebSocket;
+  /** Message id → how many times it arrived, and when it first did. */
+  seen: Map<number, { count: number; at: number }>;
+  waiters: Map<number, (at: number) => void>;
+  pong: (() => void) | null;
+};
+
+/** A client message id per conversation, side and round: the API derives nothing from it. */
+const clientId = (c: number, side: string, round: number) => `b${RUN}-${c}-${side}-${round}`;
+
+function openSocket(url: string, cookie: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: { cookie }, perMessageDeflate: false, handshakeTimeout: 15_000 });
+    const s: Socket = { ws, seen: new Map(), waiters: new Map(), pong: null };
+    ws.on("message", (data) => {
+      const at = performance.now(); // first: the receipt time, before parsing
+      const m = JSON.parse(String(data)) as { type: string; message?: { id: number } };
+      if (m.type === "pong") s.pong?.();
+      if (m.type !== "message" || !m.message) return;
+      const entry = s.seen.get(m.message.id);
+      if (entry) entry.count += 1;
+      else s.seen.set(m.message.id, { count: 1, at });
+      s.waiters.get(m.message.id)?.(at);
+    });
+    ws.once("open", () => resolve(s));
+    ws.once("error", reject);
+  });
+}
+
+/** When `id` arrived (or arrives) on the socket; null if not within the timeout. */
+function receipt(s: Socket, id: number): Promise<number | null> {
+  const seen = s.seen.get(id);
+  if (seen) return Promise.resolve(seen.at);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), RECEIPT_TIMEOUT_MS);
+    s.waiters.set(id, (at) => {
+      clearTimeout(timer);
+      s.waiters.delete(id);
+      resolve(at);
+    });
+  });
+}
+
+type Conversation = { id: number; cookie: string; visitor: Socket; operator: Socket };
+
+async function openConversation(base: string, opCookie: string): Promise<Conversation> {
+  const res = await fetch(`${base}/api/service/open`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const body = (await res.json()) as { code: number; data: { conversation: { id: number } } };
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+  if (body.code !== 1 || !cookie.startsWith("pl_guest=")) throw new Error(`open: ${JSON.stringify(body)}`);
+  const ws = base.replace(/^http/, "ws");
+  const id = body.data.conversation.id;
+  const [visitor, operator] = await Promise.all([openSocket(`${ws}/ws/service/${id}`, cookie), openSocket(`${ws}/ws/service/${id}?as=operator`, opCookie)]);
+  return { id, cookie, visitor, operator };
+}
+
+type Tally = { latencies: number[]; lost: number; failed: number; refused: Map<string, number> };
+
+/** Counts a failure by reason; `final`: the message was not stored (a resend that worked is not). */
+function refuse(tally: Tally, reason: string, final = false) {
+  tally.refused.set(reason, (tally.refused.get(reason) ?? 0) + 1);
+  if (final) tally.failed += 1;
+}
+
+/** One message over REST, timed until the other side's socket has it. */
+async function deliver(base: string, conv: Conversation, side: "visitor" | "operator", round: number, opToken: string, tally: Tally) {
+  const path = side === "visitor" ? "/api/service/send" : "/api/admin/service/send";
+  const headers: Record<string, string> = side === "visitor" ? { cookie: conv.cookie } : { token: opToken };
+  const sent = performance.now();
+  const body = { conversation_id: conv.id, client_message_id: clientId(conv.id, side, round), text: `${side} ${round}` };
+  let r: TimedResponse;
+  try {
+    r = await postJson(`${base}${path}`, body, headers);
+  } catch (err) {
+    // A dropped connection: the page would resend with the same client id, and so do we, once.
+    refuse(tally, `${side}: network ${String((err as Error)?.cause ?? err).slice(0, 80)} (resent)`);
+    r = await postJson(`${base}${path}`, body, headers).catch(() => ({ ms: 0, status: 0, body: null, text: "network" }));
+  }
+  if (r.status !== 200 || r.body?.code !== 1) return refuse(tally, `${side}: HTTP ${r.status} ${(r.body?.data as { error?: string } | null)?.error ?? r.text ?? ""}`, true);
+  const id = (r.body.data as { message: { id: number } }).message.id;
+  const at = await receipt(side === "visitor" ? conv.operator : conv.visitor, id);
+  if (at === null) tally.lost += 1;
+  else tally.latencies.push(at - sent);
+}
+
+/** The floor through the same object: a ping answered by the conversation's Durable Object. */
+async function pingFloor(conv: Conversation, samples: number[]) {
+  const s = conv.visitor;
+  const sent = performance.now();
+  const answered = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), RECEIPT_TIMEOUT_MS);
+    s.pong = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    s.ws.send(JSON.stringify({ type: "ping" }));
+  });
+  s.pong = null;
+  if (answered) samples.push(performance.now() - sent);
+}
+
+function duplicates(convs: Conversation[]): number {
+  let dup = 0;
+  for (const c of convs) for (const s of [c.visitor, c.operator]) for (const e of s.seen.values()) dup += e.count - 1;
+  return dup;
+}
+
+export async function benchServiceChat(server: Server, opts: { conversations?: number; rounds?: number; setupConcurrency?: number } = {}): Promise<GroupResult> {
+  const n = opts.conversations ?? 200;
+  const rounds = opts.rounds ?? 10;
+  const base = server.baseUrl;
+  console.log(`\n== customer service: ${n} guest conversations at once, ${rounds} rounds each (visitor → operator socket, operator → visitor socket)`);
+  const mark = server.logMark();
+  const restartsBefore = server.restarts();
+  const opToken = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+  const opCookie = (await operatorCookie.serialize(opToken)).split(";")[0];
+
+  const t0 = performance.now();
+  const convs = await pool(Array.from({ length: n }, (_, i) => i), opts.setupConcurrency ?? 16, () => openConversation(base, opCookie));
+  console.log(`opened ${convs.length} conversations with ${convs.length * 2} sockets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  try {
+    // Warm-up (not measured): the first requests pay for JIT and for creating each object.
+    await Promise.all(convs.map((c) => pingFloor(c, [])));
+
+    const tally: Tally = { latencies: [], lost: 0, failed: 0, refused: new Map() };
+    const tRun = performance.now();
+    await Promise.all(
+      convs.map(async (c) => {
+        for (let round = 0; round < rounds; round++) {
+          await deliver(base, c, "visitor", round, opToken, tally);
+          await deliver(base, c, "operator", round, opToken, tally);
+        }
+      }),
+    );
+    const runS = (performance.now() - tRun) / 1000;
+    // Late copies would show up now: give them a moment before counting duplicates.
+    await sleep(1_000);
+    const dup = duplicates(convs);
+
+    const pings: number[] = [];
+    await Promise.all(convs.map(async (c) => { for (let i = 0; i < rounds * 2; i++) await pingFloor(c, pings); }));
+    const health: number[] = [];
+    await Promise.all(convs.map(async () => { for (let i = 0; i < rounds * 2; i++) health.push((await timedRequest(`${base}/api/health`).catch(() => ({ ms: NaN }))).ms); }));
+
+    return report({ n, rounds, tally, dup, runS, pings, health, restarts: server.restarts() - restartsBefore });
+  } finally {
+    printServerLog(server, mark, "service");
+    for (const c of convs) for (const s of [c.visitor, c.operator]) s.ws.terminate();
+  }
+}
+
+function report(r: { n: number; rounds: number; tally: Tally; dup: number; runS: number; pings: number[]; health: number[]; restarts: number }): GroupResult {
+  const expected = r.n * r.rounds * 2;
+  const refused = r.tally.failed;
+  const delivery = summarize(r.tally.latencies);
+  const ping = summarize(r.pings);
+  const health = summarize(r.health.filter(Number.isFinite));
+  const rows: Row[] = [
+    { name: "chat: REST send → other side's socket", stats: delivery, errors: r.tally.lost + refused + r.dup, gate: false },
+    { name: "floor: socket ping → pong (same object)", stats: ping, errors: 0 },
+    { name: "floor: GET /api/health (same load)", stats: health, errors: 0 },
+  ];
+  console.log(statsTable(rows));
+  for (const [reason, count] of r.tally.refused) console.log(`x${count}: ${reason}`);
+  const verdicts = [
+    `chat: ${r.tally.latencies.length}/${expected} delivered in ${r.runS.toFixed(1)} s (${(r.tally.latencies.length / r.runS).toFixed(0)} msg/s); lost ${r.tally.lost}, duplicated ${r.dup}, refused ${refused}${r.restarts ? `, worker restarted ${r.restarts}x (figures void)` : ""}`,
+    `chat delivery vs floors: p50 ${(delivery.p50 / ping.p50).toFixed(1)}x socket ping, ${(delivery.p50 / health.p50).toFixed(1)}x /api/health; p99 ${(delivery.p99 / ping.p99).toFixed(1)}x ping, ${(delivery.p99 / health.p99).toFixed(1)}x health`,
+    verdict(delivery.p99 <= TARGET_P99_MS, `chat delivery p99 ${ms(delivery.p99)} ms (target <= ${TARGET_P99_MS} ms)`),
+    verdict(r.tally.lost === 0 && refused === 0, `chat lost ${r.tally.lost + refused} (target 0)`),
+    verdict(r.dup === 0, `chat duplicated ${r.dup} (target 0)`),
+  ];
+  return { rows, verdicts };
+}
