@@ -65,6 +65,7 @@ export type ThreadAction =
   | { type: "pending"; pending: Pending }
   | { type: "failed"; client_message_id: string; error: string }
   | { type: "retry"; client_message_id: string }
+  | { type: "discard"; client_message_id: string }
   | { type: "peer"; delivered_id?: number; read_id?: number }
   | { type: "typing"; typing: boolean }
   | { type: "reset"; thread: Thread };
@@ -88,6 +89,8 @@ export function threadReducer(state: Thread, action: ThreadAction): Thread {
       const failed = action.type === "failed" ? action.error : null;
       return { ...state, pending: state.pending.map((p) => (p.client_message_id === action.client_message_id ? { ...p, failed } : p)) };
     }
+    case "discard":
+      return { ...state, pending: state.pending.filter((p) => p.client_message_id !== action.client_message_id) };
     case "peer":
       // Delivery only moves forward: an old socket frame must not untick a message.
       return {

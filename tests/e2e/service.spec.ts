@@ -6,6 +6,8 @@ import { open, words } from "./helpers";
  * and an operator in the console at desktop size. Everything the visitor sees arrives live.
  */
 const PICTURE = new URL("../fixtures/uploads/png-rgb.png", import.meta.url).pathname;
+/** Named .jpg, but HTML inside: the server's sniffing refuses it. */
+const NOT_A_PICTURE = new URL("../fixtures/uploads/fake-jpeg-html.jpg", import.meta.url).pathname;
 const LANGUAGES = [
   { lng: "en", browserLocale: "en-US" },
   { lng: "zh-Hans", browserLocale: "zh-CN" },
@@ -53,6 +55,12 @@ for (const { lng, browserLocale } of LANGUAGES) {
     await visitor.getByTestId("sv-picture-input").setInputFiles(PICTURE);
     await expect(visitor.locator('[data-testid="sv-message"][data-author="visitor"] [data-testid="sv-picture"]')).toBeVisible();
     await expect(visitor.getByTestId("sv-pending")).toHaveCount(0);
+    // A file that only pretends to be a picture: the API's words, in the visitor's language.
+    await visitor.getByTestId("sv-picture-input").setInputFiles(NOT_A_PICTURE);
+    const refused = visitor.locator('[data-testid="sv-pending"][data-failed="true"]');
+    await expect(refused).toContainText(words(lng, "errors").upload_not_image);
+    await refused.getByTestId("sv-discard").click();
+    await expect(visitor.getByTestId("sv-pending")).toHaveCount(0);
     const conversation = await visitor.getByTestId("sv-list").getAttribute("data-conversation");
     expect(conversation).toMatch(/^\d+$/);
 
@@ -81,6 +89,26 @@ for (const { lng, browserLocale } of LANGUAGES) {
     await expect(reply).toHaveAttribute("data-author", "operator");
     await expect(visitor.getByText("operator", { exact: true }).first()).toBeVisible();
     await expect(visitor.getByTestId("sv-typing")).toHaveCount(0);
+
+    // Assign to me, a canned reply in the visitor's language, close and reopen: the visitor sees each live.
+    const en = words("en", "service").inbox;
+    await pane.getByTestId("sv-assign-me").click();
+    await expect(pane.getByTestId("sv-assignee")).toContainText("operator");
+    await expect(pane.getByTestId("sv-unassign")).toBeVisible();
+    await op.getByTestId("sv-canned-new").click();
+    const form = op.getByTestId("sv-canned-form");
+    await expect(form.locator('select[name="lang"]')).toHaveValue(lng);
+    await form.getByLabel(en.canned_title_label).fill(`Waiting ${mark}`);
+    await form.getByLabel(en.canned_text_label).fill(`Thank you for waiting ${mark}`);
+    await form.getByRole("button", { name: en.canned_save }).click();
+    await op.getByTestId("sv-canned-item").filter({ hasText: `Waiting ${mark}` }).getByTestId("sv-canned-insert").click();
+    await expect(pane.getByTestId("sv-text")).toHaveValue(`Thank you for waiting ${mark}`);
+    await pane.getByTestId("sv-send").click();
+    await expect(visitor.getByTestId("sv-message").filter({ hasText: `Thank you for waiting ${mark}` })).toBeVisible();
+    await pane.getByTestId("sv-close").click();
+    await expect(visitor.getByTestId("sv-system").last()).toHaveText(w.system.closed);
+    await pane.getByTestId("sv-reopen").click();
+    await expect(visitor.getByTestId("sv-system").last()).toHaveText(w.system.reopened);
 
     await visitor.screenshot({ path: testInfo.outputPath(`service-${lng}-390.png`) });
     await op.screenshot({ path: testInfo.outputPath(`inbox-${lng}.png`) });

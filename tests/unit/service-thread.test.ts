@@ -51,6 +51,8 @@ describe("merging messages", () => {
     expect(t.pending[0]).toMatchObject({ client_message_id: "abcdefgh1", failed: "Too many messages" });
     t = threadReducer(t, { type: "retry", client_message_id: "abcdefgh1" });
     expect(t.pending[0]).toMatchObject({ client_message_id: "abcdefgh1", failed: null });
+    t = threadReducer(t, { type: "discard", client_message_id: "abcdefgh1" });
+    expect(t.pending).toEqual([]);
   });
 
   it("any interleaving of pages, pushes and repeats gives each id once, ascending", () => {

@@ -30,8 +30,8 @@ export function Bubble({ message, own, delivery, locale, showName }: { message: 
   );
 }
 
-/** A message of ours the server has not confirmed: sending, or failed with its reason and a retry. */
-export function PendingBubble({ pending, locale, onRetry }: { pending: Pending; locale: string; onRetry: () => void }) {
+/** A message of ours the server has not confirmed: sending, or failed with its reason, a retry (same id) and a way to drop it. */
+export function PendingBubble({ pending, locale, onRetry, onDiscard }: { pending: Pending; locale: string; onRetry: () => void; onDiscard: () => void }) {
   const { t } = useTranslation("service");
   return (
     <li className="sv-row sv-own" data-testid="sv-pending" data-failed={pending.failed ? "true" : "false"}>
@@ -44,6 +44,9 @@ export function PendingBubble({ pending, locale, onRetry }: { pending: Pending; 
           <span>{pending.failed}</span>
           <button type="button" className="link" onClick={onRetry} data-testid="sv-retry">
             {t("retry")}
+          </button>
+          <button type="button" className="link" onClick={onDiscard} data-testid="sv-discard">
+            {t("discard")}
           </button>
         </p>
       ) : null}

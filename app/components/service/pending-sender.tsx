@@ -83,5 +83,15 @@ export function PendingSender({ pending, conversationId, dispatch, onConversatio
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [send.data, send.state]);
 
-  return <PendingBubble pending={pending} locale={locale} onRetry={() => dispatch({ type: "retry", client_message_id: cid })} />;
+  return (
+    <PendingBubble
+      pending={pending}
+      locale={locale}
+      onRetry={() => dispatch({ type: "retry", client_message_id: cid })}
+      onDiscard={() => {
+        if (pending.image_url) URL.revokeObjectURL(pending.image_url);
+        dispatch({ type: "discard", client_message_id: cid });
+      }}
+    />
+  );
 }

@@ -33,22 +33,24 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const filter = (INBOX_FILTERS as readonly string[]).includes(url.searchParams.get("filter") ?? "") ? (url.searchParams.get("filter") as InboxFilter) : "open";
   const page_no = pageParam(url);
   const id = /^\d{1,12}$/.test(url.searchParams.get("id") ?? "") ? Number(url.searchParams.get("id")) : null;
-  const [list, selected] = await Promise.all([
-    adminApiOrLogin<{ items: InboxRow[]; total: number }>(context, request, "/api/admin/service/conversations", { filter, page_no }),
-    id === null ? null : loadSelected(context, request, id),
-  ]);
+  const list = await adminApiOrLogin<{ items: InboxRow[]; total: number }>(context, request, "/api/admin/service/conversations", { filter, page_no });
+  const row = list.code === 1 ? list.data.items.find((r) => r.id === id) : undefined;
+  const selected = id === null ? null : await loadSelected(context, request, id, row?.lang ?? null);
   return { filter, page_no, rows: list.code === 1 ? list.data.items : [], total: list.code === 1 ? list.data.total : 0, selected, error: list.code === 1 ? null : list.msg };
 }
 
-/** The open conversation: who, its messages, and canned replies in the customer's language. */
-async function loadSelected(context: LoaderFunctionArgs["context"], request: Request, id: number): Promise<Selected | { error: string }> {
+/**
+ * The open conversation: who, its messages, and canned replies in the customer's language (a
+ * user's saved one; a guest's as the list knows it; else the operator's own).
+ */
+async function loadSelected(context: LoaderFunctionArgs["context"], request: Request, id: number, row_lang: string | null): Promise<Selected | { error: string }> {
   const [detail, page] = await Promise.all([
     adminApi<Detail>(context, request, "/api/admin/service/conversation", { id }),
     adminApi<MessagesPage>(context, request, "/api/admin/service/messages", { conversation_id: id }),
   ]);
   if (detail.code !== 1) return { error: detail.msg };
   if (page.code !== 1) return { error: page.msg };
-  const canned_lang = localeFromLang(detail.data.user?.lang ?? "") ?? (await getLocale(request));
+  const canned_lang = localeFromLang(detail.data.user?.lang ?? row_lang ?? "") ?? (await getLocale(request));
   const canned = await adminApi<{ items: Canned[] }>(context, request, "/api/admin/service/canned", { lang: canned_lang });
   return { ...detail.data, messages: page.data.messages, has_more: page.data.has_more, canned: canned.code === 1 ? canned.data.items : [], canned_lang };
 }
