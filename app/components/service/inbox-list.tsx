@@ -5,7 +5,7 @@ import { clockOf } from "./bubble";
 import { languageName } from "./customer-panel";
 
 /** The console's conversations: filter tabs, then one row each with its unread count. */
-export function InboxList({ rows, filter, selected, locale, href }: { rows: InboxRow[]; filter: InboxFilter; selected: number | null; locale: string; href: (q: { filter?: InboxFilter; id?: number }) => string }) {
+export function InboxList({ rows, filter, selected, locale, href }: { rows: InboxRow[]; filter: InboxFilter; selected: number | null; locale: string; href: (q: { filter?: InboxFilter; id?: number; lang?: string }) => string }) {
   const { t } = useTranslation("service");
   return (
     <section className="sv-pane" aria-label={t("inbox.list_label")}>
@@ -20,7 +20,7 @@ export function InboxList({ rows, filter, selected, locale, href }: { rows: Inbo
       <ul className="sv-convs" data-testid="sv-inbox">
         {rows.map((r) => (
           <li key={r.id}>
-            <Link to={href({ id: r.id })} className="sv-conv" aria-current={r.id === selected ? "true" : undefined} data-testid="sv-conv" data-id={r.id} data-unread={r.unread}>
+            <Link to={href({ id: r.id, lang: r.lang ?? undefined })} className="sv-conv" aria-current={r.id === selected ? "true" : undefined} data-testid="sv-conv" data-id={r.id} data-unread={r.unread}>
               <div className="sv-conv-top">
                 <span className="sv-conv-who">{r.user_id === null ? t("inbox.guest", { id: r.id }) : r.who}</span>
                 {r.unread > 0 ? (

@@ -35,7 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const id = /^\d{1,12}$/.test(url.searchParams.get("id") ?? "") ? Number(url.searchParams.get("id")) : null;
   const list = await adminApiOrLogin<{ items: InboxRow[]; total: number }>(context, request, "/api/admin/service/conversations", { filter, page_no });
   const row = list.code === 1 ? list.data.items.find((r) => r.id === id) : undefined;
-  const selected = id === null ? null : await loadSelected(context, request, id, row?.lang ?? null);
+  const selected = id === null ? null : await loadSelected(context, request, id, url.searchParams.get("lang") ?? row?.lang ?? null);
   return { filter, page_no, rows: list.code === 1 ? list.data.items : [], total: list.code === 1 ? list.data.total : 0, selected, error: list.code === 1 ? null : list.msg };
 }
 
@@ -96,9 +96,12 @@ export default function ServiceInbox() {
   const data = useLoaderData<typeof loader>() as Exclude<Awaited<ReturnType<typeof loader>>, { page: unknown }>;
   const locale = useRootData()?.locale ?? "en";
   const inbox = useInbox(data.rows);
-  const href = (q: { filter?: InboxFilter; id?: number }) => {
+  const href = (q: { filter?: InboxFilter; id?: number; lang?: string }) => {
     const next = new URLSearchParams({ filter: q.filter ?? data.filter });
     if (q.id !== undefined) next.set("id", String(q.id));
+    // The customer's language rides in the URL: a guest's is only known to the list, and the
+    // conversation may leave the list's filter (closed) while it stays open here.
+    if (q.lang) next.set("lang", q.lang);
     return `/admin/service?${next}`;
   };
   const selected = data.selected;
