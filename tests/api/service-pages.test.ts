@@ -79,6 +79,20 @@ describe("the customer-service page", () => {
     }
   });
 
+  it("'Ask customer service' on a deposit record attaches that deposit and lands on the plain chat URL", async () => {
+    const login = await signIn("demo", "demo12345", "");
+    const session = cookieOf(login, "pl_session")!;
+    const records = await (await page("/pages/me/sub/recharge-record", { headers: { cookie: session } })).text();
+    const link = /href="\/pages\/me\/sub\/service\?context=deposit:(\d+)"/.exec(records);
+    expect(link).not.toBeNull();
+    const attach = await page(`/pages/me/sub/service?context=deposit:${link![1]}`, { headers: { cookie: session } });
+    expect(attach.status).toBe(302);
+    expect(attach.headers.get("location")).toBe("/pages/me/sub/service");
+    const chat = await (await page("/pages/me/sub/service", { headers: { cookie: session } })).text();
+    expect(chat).toContain(`data-kind="deposit" data-ref="${link![1]}"`);
+    expect(chat).toContain(`About deposit #${link![1]}`);
+  });
+
   it("the console inbox needs an operator", async () => {
     const res = await page("/admin/service");
     expect(res.status).toBe(302);
