@@ -23,6 +23,17 @@ describe("customer service messages", () => {
     expect((await history(g.caller, g.conversation_id)).messages).toHaveLength(1);
   });
 
+  it("D1 itself refuses a second message with the same conversation, side and client id", async () => {
+    const { db } = await import("../helpers");
+    const { service_messages } = await import("../../../worker/db/schema");
+    const g = await newGuest();
+    const row = { conversation_id: g.conversation_id, author: "visitor" as const, client_message_id: cid(), text: "x", created_at_ms: Date.now() };
+    await db.insert(service_messages).values(row);
+    await expect(db.insert(service_messages).values(row)).rejects.toThrow();
+    // The same client id on the other side is another message.
+    await db.insert(service_messages).values({ ...row, author: "operator", operator_id: 1 });
+  });
+
   it("concurrent sends with repeats (a flaky network retrying) store each message once, in one order everyone sees", async () => {
     const g = await newGuest();
     const ids = Array.from({ length: 12 }, () => cid());

@@ -3,9 +3,9 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { resolveSessionWith } from "../../domain/identity/session";
 import { contextsOf, findConversation, hashGuestToken, isMember, type Context as ConvContext, type Conversation, type Visitor } from "../../domain/service/conversations";
-import { messageView, peerProgress, unreadFor, type MessageRow, type SendResult } from "../../domain/service/messages";
+import { messageView, peerProgress, unreadFor, uploadInConversation, type MessageRow, type SendResult } from "../../domain/service/messages";
 import { CLIENT_MESSAGE_ID_RE, checkText, clampLimit, MAX_TEXT_CHARS, type Side } from "../../domain/service/rules";
-import { uploadInConversation } from "../../domain/service/messages";
+import type { LocaleKey } from "../../../locales/languages";
 import { translate } from "../../i18n";
 import { tokenFrom } from "../../middleware/auth";
 import { guestTokenFromCookie } from "../../service-cookie";
@@ -43,8 +43,8 @@ export function conversationStub(c: Context<AppEnv>, conversation_id: number): D
   return c.env.SERVICE_CONVERSATION.get(c.env.SERVICE_CONVERSATION.idFromName(String(conversation_id)));
 }
 
-export function contextLabel(locale: string, ctx: ConvContext) {
-  return { ...ctx, label: translate(locale as never, `errors.service_context_${ctx.kind}`, { id: ctx.ref_id }) };
+export function contextLabel(locale: LocaleKey, ctx: ConvContext) {
+  return { ...ctx, label: translate(locale, `errors.service_context_${ctx.kind}`, { id: ctx.ref_id }) };
 }
 
 /** A conversation as `viewer` sees it (docs/customer-service.md). */

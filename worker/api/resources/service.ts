@@ -8,7 +8,7 @@ import { z } from "zod";
 import { getContacts } from "../../domain/content/site";
 import { MAX_UPLOAD_BYTES } from "../../domain/uploads/sniff";
 import { storeUpload } from "../../domain/uploads/store";
-import { attachContext, contextAllowed, conversationOf, newGuestToken, openConversation, type Visitor } from "../../domain/service/conversations";
+import { attachContext, contextAllowed, conversationOf, newGuestToken, openConversation, type Conversation, type Visitor } from "../../domain/service/conversations";
 import { handOverGuest } from "../../domain/service/handover";
 import { linkUpload, listMessages, unreadFor } from "../../domain/service/messages";
 import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
@@ -17,7 +17,6 @@ import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
 import type { AppEnv } from "../types";
 import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
-import type { Conversation } from "../../domain/service/conversations";
 
 const ContextInput = z.object({ kind: z.enum(CONTEXT_KINDS, { error: "errors.invalid_field" }), ref_id: id() });
 const OpenBody = z.object({ context: ContextInput.optional(), context_kind: z.string().optional(), context_ref_id: z.unknown().optional() }).transform((b) => {

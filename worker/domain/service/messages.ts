@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lt, min, sql, asc } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { d1Statements, type Db } from "../../db/client";
 import { operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
 import type { Conversation } from "./conversations";
 import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
@@ -107,50 +107,52 @@ function recentVisitorQuery(db: Db, conversation_id: number, now_ms: number) {
 
 /**
  * Stores one message. Runs inside the conversation's Durable Object, one at a time, so the
- * ids D1 gives are the conversation's order. A client id already stored answers the stored
- * message (duplicate) and changes nothing; a visitor over the rate limit is refused; an
- * operator cannot write into a closed conversation (a visitor's message reopens it). Two D1
- * round trips: the checks' reads in one batch, the writes and the peer's unread count in another.
+ * ids D1 gives are the conversation's order. The common case is one D1 round trip: the insert
+ * carries its own conditions (the conversation exists, an operator writes only while it is open,
+ * a visitor is under the rate limit, the client id is new), and only a refused insert reads
+ * why: a stored client id answers the stored message (duplicate) and changes nothing.
  */
-export async function storeMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number): Promise<SendResult> {
-  const [[conversation], [stored], [recent]] = await db.batch([
+export async function storeMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number, retried = false): Promise<SendResult> {
+  const stored = await tryInsert(db, m, now_ms);
+  if (stored) return { status: "ok", message: { ...stored.message, operator_name }, duplicate: false, conversation: stored.conversation, unread_for_peer: stored.unread };
+  const [[conversation], [existing], [recent]] = await db.batch([
     db.select().from(service_conversations).where(eq(service_conversations.id, m.conversation_id)),
     byClientId(db, m),
     recentVisitorQuery(db, m.conversation_id, now_ms),
   ]);
   if (!conversation) return { status: "not_found" };
-  if (stored) return { status: "ok", message: stored, duplicate: true, conversation, unread_for_peer: 0 };
+  if (existing) return { status: "ok", message: existing, duplicate: true, conversation, unread_for_peer: 0 };
   if (m.author === "operator" && conversation.status === "closed") return { status: "closed" };
-  if (m.author === "visitor") {
-    const limited = rateCheck({ count: recent?.count ?? 0, oldest_ms: recent?.oldest_ms ?? null }, now_ms);
-    if (limited.status !== "ok") return limited;
-  }
-  return insertMessage(db, m, operator_name, now_ms);
+  const limited = m.author === "visitor" ? rateCheck({ count: recent?.count ?? 0, oldest_ms: recent?.oldest_ms ?? null }, now_ms) : { status: "ok" as const };
+  if (limited.status !== "ok") return limited;
+  // The window moved on between the two reads: one more try.
+  return retried ? { status: "not_found" } : storeMessage(db, m, operator_name, now_ms, true);
 }
 
-async function insertMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number): Promise<SendResult> {
-  const peer_read = m.author === "operator" ? service_conversations.visitor_read_id : service_conversations.operator_read_id;
-  const [inserted, [conversation], [unread]] = await db.batch([
-    db.insert(service_messages).values({ ...m, created_at_ms: now_ms }).onConflictDoNothing().returning(),
-    db
-      .update(service_conversations)
+/** The conditional insert, the conversation's last-message update (only if it inserted) and the peer's unread count, in one batch. */
+async function tryInsert(db: Db, m: NewMessage, now_ms: number): Promise<{ message: MessageRow; conversation: Conversation; unread: number } | null> {
+  const c = m.conversation_id;
+  const peer_read = sql.raw(m.author === "operator" ? "c.visitor_read_id" : "c.operator_read_id");
+  const [inserted, updated, unread] = await db.$client.batch(
+    d1Statements(db, [
+      sql`INSERT INTO service_messages (conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms)
+          SELECT ${c}, ${m.author}, ${m.client_message_id}, ${m.operator_id}, ${m.text}, ${m.upload_id}, ${now_ms}
+          WHERE EXISTS (SELECT 1 FROM service_conversations WHERE id = ${c} AND (${m.author} = 'visitor' OR status = 'open'))
+            AND (${m.author} <> 'visitor' OR (SELECT count(*) FROM service_messages WHERE conversation_id = ${c} AND author = 'visitor' AND created_at_ms > ${now_ms - RATE_LIMIT.window_ms}) < ${RATE_LIMIT.messages})
+          ON CONFLICT DO NOTHING RETURNING *`,
+      // changes(): rows of the statement just before (the insert), so nothing moves for a refused one.
       // A visitor writing reopens a closed conversation; operators reopen explicitly.
-      .set({ ...(m.author === "visitor" ? { status: "open" as const } : {}), last_message_preview: previewOf(m.text, m.upload_id !== null), last_message_at_ms: now_ms })
-      .where(eq(service_conversations.id, m.conversation_id))
-      .returning(),
-    // The peer's unread count after this message: the author's messages past the peer's read mark.
-    db
-      .select({ n: count() })
-      .from(service_messages)
-      .innerJoin(service_conversations, eq(service_conversations.id, service_messages.conversation_id))
-      .where(and(eq(service_messages.conversation_id, m.conversation_id), eq(service_messages.author, m.author), gt(service_messages.id, peer_read))),
-  ]);
-  if (inserted.length === 0) {
-    // Lost a race with the same client id (only possible outside the Durable Object): the stored one wins.
-    const [stored] = await byClientId(db, m);
-    return stored ? { status: "ok", message: stored, duplicate: true, conversation, unread_for_peer: 0 } : { status: "not_found" };
-  }
-  return { status: "ok", message: { ...inserted[0], operator_name }, duplicate: false, conversation, unread_for_peer: unread?.n ?? 0 };
+      sql`UPDATE service_conversations SET status = CASE WHEN ${m.author} = 'visitor' THEN 'open' ELSE status END,
+          last_message_preview = ${previewOf(m.text, m.upload_id !== null)}, last_message_at_ms = ${now_ms}
+          WHERE id = ${c} AND changes() = 1 RETURNING *`,
+      sql`SELECT count(*) AS n FROM service_messages m JOIN service_conversations c ON c.id = m.conversation_id
+          WHERE m.conversation_id = ${c} AND m.author = ${m.author} AND m.id > ${peer_read}`,
+    ]),
+  );
+  const message = inserted.results[0] as MessageRow | undefined;
+  const conversation = updated.results[0] as Conversation | undefined;
+  if (!message || !conversation) return null;
+  return { message, conversation, unread: Number((unread.results[0] as { n: number }).n) };
 }
 
 /**
