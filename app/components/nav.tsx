@@ -81,22 +81,22 @@ export function TabBar() {
   );
 }
 
-let unreadAsked = false;
+let askedGeneration = -1;
 
 /**
- * Unread customer-service messages on the me tab: asked once per page load (the service
- * page's loader answers `?unread=1`), then kept live by the user channel.
+ * Unread customer-service messages on the me tab: asked when the page starts and again each
+ * time the user channel (re)connects, live from the channel in between.
  */
 function ServiceBadge() {
   const { t } = useTranslation("service");
   const signedIn = Boolean(useRouteLoaderData<{ user: unknown }>("root")?.user);
-  const unread = useServiceUnread();
+  const { unread, generation } = useServiceUnread();
   const fetcher = useFetcher<{ unread?: number }>({ key: "service-unread" });
   useEffect(() => {
-    if (!signedIn || unreadAsked) return;
-    unreadAsked = true;
+    if (!signedIn || askedGeneration === generation) return;
+    askedGeneration = generation;
     fetcher.load("/pages/me/sub/service?unread=1");
-  }, [signedIn, fetcher]);
+  }, [signedIn, generation, fetcher]);
   useEffect(() => {
     if (typeof fetcher.data?.unread === "number") setServiceUnread(fetcher.data.unread);
   }, [fetcher.data]);

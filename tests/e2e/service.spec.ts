@@ -145,3 +145,38 @@ for (const { lng, browserLocale } of LANGUAGES) {
     await visitor.context().close();
   });
 }
+
+test("earlier messages load above without moving what the visitor is reading", async ({ browser, request }) => {
+  const visitor = await visitorPage(browser, "en-US");
+  await open(visitor, "/pages/me/sub/service");
+  await visitor.getByTestId("sv-text").fill("Hello, is anyone there?");
+  await visitor.getByTestId("sv-send").click();
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(1);
+  const conversation = Number(await visitor.getByTestId("sv-list").getAttribute("data-conversation"));
+
+  // An operator with a lot to say (through the API, to be quick): 35 answers.
+  const login = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
+  for (let i = 1; i <= 35; i += 1) {
+    const sent = await request.post("/api/admin/service/send", {
+      headers: { token: login.data.token },
+      data: { conversation_id: conversation, client_message_id: `history-${conversation}-${i}`, text: `Answer number ${i}` },
+    });
+    expect((await sent.json()).code).toBe(1);
+  }
+
+  // The page shows the newest 30; the first question is further back.
+  await open(visitor, "/pages/me/sub/service");
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(30);
+  await expect(visitor.getByText("Hello, is anyone there?")).toHaveCount(0);
+  const anchor = visitor.getByText("Answer number 6", { exact: true });
+  await visitor.getByTestId("sv-load-earlier").scrollIntoViewIfNeeded();
+  const before = (await anchor.boundingBox())!.y;
+  await visitor.getByTestId("sv-load-earlier").click();
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(36);
+  await expect(visitor.getByText(words("en", "service").beginning)).toBeAttached();
+  await expect(visitor.getByText("Hello, is anyone there?")).toBeAttached();
+  // What was on screen stays where it was: the older messages went in above it.
+  const after = (await anchor.boundingBox())!.y;
+  expect(Math.abs(after - before)).toBeLessThan(4);
+  await visitor.context().close();
+});
