@@ -2,7 +2,7 @@
  * The customer-service chat, as the pages hold it: the wire shapes of docs/customer-service.md
  * and one pure reducer that merges whatever arrives (first page, earlier pages, socket pushes,
  * catch-up after a reconnect, the answer to our own send) into one list without duplicates.
- * Pure so tests/unit/service-thread.test.ts can hold the de-duplication rules.
+ * Pure so tests/unit/service/thread.test.ts can hold the de-duplication rules.
  */
 
 export type Side = "visitor" | "operator";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { charsLeft, deliveryOf, emptyThread, lastPeerId, parseContextParam, threadReducer, type Pending, type ServiceMessage, type Thread } from "../../app/lib/service";
+import { charsLeft, deliveryOf, emptyThread, lastPeerId, parseContextParam, threadReducer, type Pending, type ServiceMessage, type Thread } from "../../../app/lib/service";
 
 /** The chat page's thread: whatever order and however often messages arrive, each shows once. */
 
