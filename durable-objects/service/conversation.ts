@@ -51,7 +51,8 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     const result = await this.serial(() => storeMessage(this.db(), message, operator_name, Date.now()));
     if (result.status === "ok" && !result.duplicate) {
       this.fanOut([{ type: "message", message: messageView(result.message, { delivered_id: 0, read_id: 0 }) }]);
-      this.ctx.waitUntil(this.tell(result.conversation, result.message.author === "visitor" ? result.unread_for_peer : null, result.message.author === "operator" ? result.unread_for_peer : null));
+      // The me-tab badge only changes when an operator writes (the visitor's own message is not unread for them).
+      this.ctx.waitUntil(this.tell(result.conversation, result.unread.operator, result.message.author === "operator" ? result.unread.visitor : null));
     }
     return result;
   }

@@ -84,8 +84,12 @@ export type NewMessage = {
   upload_id: string | null;
 };
 
+export type Unread = { visitor: number; operator: number };
+const NO_CHANGE: Unread = { visitor: 0, operator: 0 };
+
 export type SendResult =
-  | { status: "ok"; message: MessageRow; duplicate: boolean; conversation: Conversation; unread_for_peer: number }
+  /** `unread`: each side's unread count right after this message (zeros for a duplicate, which changes nothing). */
+  | { status: "ok"; message: MessageRow; duplicate: boolean; conversation: Conversation; unread: Unread }
   | { status: "rate_limited"; retry_after_ms: number }
   | { status: "closed" | "not_found" };
 
@@ -114,14 +118,14 @@ function recentVisitorQuery(db: Db, conversation_id: number, now_ms: number) {
  */
 export async function storeMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number, retried = false): Promise<SendResult> {
   const stored = await tryInsert(db, m, now_ms);
-  if (stored) return { status: "ok", message: { ...stored.message, operator_name }, duplicate: false, conversation: stored.conversation, unread_for_peer: stored.unread };
+  if (stored) return { status: "ok", message: { ...stored.message, operator_name }, duplicate: false, conversation: stored.conversation, unread: stored.unread };
   const [[conversation], [existing], [recent]] = await db.batch([
     db.select().from(service_conversations).where(eq(service_conversations.id, m.conversation_id)),
     byClientId(db, m),
     recentVisitorQuery(db, m.conversation_id, now_ms),
   ]);
   if (!conversation) return { status: "not_found" };
-  if (existing) return { status: "ok", message: existing, duplicate: true, conversation, unread_for_peer: 0 };
+  if (existing) return { status: "ok", message: existing, duplicate: true, conversation, unread: NO_CHANGE };
   if (m.author === "operator" && conversation.status === "closed") return { status: "closed" };
   const limited = m.author === "visitor" ? rateCheck({ count: recent?.count ?? 0, oldest_ms: recent?.oldest_ms ?? null }, now_ms) : { status: "ok" as const };
   if (limited.status !== "ok") return limited;
@@ -129,10 +133,9 @@ export async function storeMessage(db: Db, m: NewMessage, operator_name: string 
   return retried ? { status: "not_found" } : storeMessage(db, m, operator_name, now_ms, true);
 }
 
-/** The conditional insert, the conversation's last-message update (only if it inserted) and the peer's unread count, in one batch. */
-async function tryInsert(db: Db, m: NewMessage, now_ms: number): Promise<{ message: MessageRow; conversation: Conversation; unread: number } | null> {
+/** The conditional insert, the conversation's last-message update (only if it inserted) and both sides' unread counts, in one batch. */
+async function tryInsert(db: Db, m: NewMessage, now_ms: number): Promise<{ message: MessageRow; conversation: Conversation; unread: Unread } | null> {
   const c = m.conversation_id;
-  const peer_read = sql.raw(m.author === "operator" ? "c.visitor_read_id" : "c.operator_read_id");
   const [inserted, updated, unread] = await db.$client.batch(
     d1Statements(db, [
       sql`INSERT INTO service_messages (conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms)
@@ -145,14 +148,16 @@ async function tryInsert(db: Db, m: NewMessage, now_ms: number): Promise<{ messa
       sql`UPDATE service_conversations SET status = CASE WHEN ${m.author} = 'visitor' THEN 'open' ELSE status END,
           last_message_preview = ${previewOf(m.text, m.upload_id !== null)}, last_message_at_ms = ${now_ms}
           WHERE id = ${c} AND changes() = 1 RETURNING *`,
-      sql`SELECT count(*) AS n FROM service_messages m JOIN service_conversations c ON c.id = m.conversation_id
-          WHERE m.conversation_id = ${c} AND m.author = ${m.author} AND m.id > ${peer_read}`,
+      sql`SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
+                 (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator
+          FROM service_conversations c WHERE c.id = ${c}`,
     ]),
   );
   const message = inserted.results[0] as MessageRow | undefined;
   const conversation = updated.results[0] as Conversation | undefined;
   if (!message || !conversation) return null;
-  return { message, conversation, unread: Number((unread.results[0] as { n: number }).n) };
+  const counts = unread.results[0] as Unread;
+  return { message, conversation, unread: { visitor: Number(counts.visitor), operator: Number(counts.operator) } };
 }
 
 /**
