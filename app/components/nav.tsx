@@ -1,7 +1,7 @@
 import { Link, useFetcher, useLocation, useNavigate, useRouteLoaderData, type LinkProps } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { setServiceUnread, useServiceUnread } from "../lib/service-unread";
+import { askedServiceUnread, serviceUnreadMark, useServiceUnread } from "../lib/service-unread";
 
 /** A link that does nothing when it points at the page already shown (docs/product.md, navigation). */
 export function AppLink(props: LinkProps) {
@@ -92,13 +92,16 @@ function ServiceBadge() {
   const signedIn = Boolean(useRouteLoaderData<{ user: unknown }>("root")?.user);
   const { unread, generation } = useServiceUnread();
   const fetcher = useFetcher<{ unread?: number }>({ key: "service-unread" });
+  const mark = useRef(0);
   useEffect(() => {
     if (!signedIn || askedGeneration === generation) return;
     askedGeneration = generation;
+    mark.current = serviceUnreadMark();
     fetcher.load("/pages/me/sub/service?unread=1");
   }, [signedIn, generation, fetcher]);
   useEffect(() => {
-    if (typeof fetcher.data?.unread === "number") setServiceUnread(fetcher.data.unread);
+    // A live count that arrived while this answer was on its way is newer than the answer.
+    if (typeof fetcher.data?.unread === "number") askedServiceUnread(fetcher.data.unread, mark.current);
   }, [fetcher.data]);
   if (!signedIn || !unread) return null;
   return (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { askedServiceUnread, readServiceUnread, serviceChannelConnected, serviceUnreadMark, setServiceUnread } from "../../../app/lib/service-unread";
 import { charsLeft, deliveryOf, emptyThread, lastPeerId, parseContextParam, threadReducer, type Pending, type ServiceMessage, type Thread } from "../../../app/lib/service";
 
 /** The chat page's thread: whatever order and however often messages arrive, each shows once. */
@@ -104,5 +105,22 @@ describe("page helpers", () => {
     expect(charsLeft("a".repeat(1800))).toBe(200);
     expect(charsLeft(`  ${"a".repeat(2000)}  `)).toBe(0);
     expect(charsLeft("a".repeat(2003))).toBe(-3);
+  });
+});
+
+describe("the me tab's unread count", () => {
+  it("an answer asked before a live count arrived does not overwrite it; one asked after does", () => {
+    const mark = serviceUnreadMark();
+    setServiceUnread(1); // an operator wrote while the question was on its way
+    askedServiceUnread(0, mark);
+    expect(readServiceUnread().unread).toBe(1);
+    askedServiceUnread(3, serviceUnreadMark());
+    expect(readServiceUnread().unread).toBe(3);
+  });
+
+  it("each user-channel connection asks again", () => {
+    const before = readServiceUnread().generation;
+    serviceChannelConnected();
+    expect(readServiceUnread().generation).toBe(before + 1);
   });
 });
