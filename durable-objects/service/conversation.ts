@@ -48,6 +48,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
 
   async send(input: SendInput): Promise<SendResult> {
     const { operator_name, ...message } = input;
+    if (message.author === "operator" ? message.member !== null : message.member === null) return { status: "not_found" };
     const result = await this.serial(() => storeMessage(this.db(), message, operator_name, Date.now()));
     if (result.status === "ok" && !result.duplicate) {
       this.fanOut([{ type: "message", message: messageView(result.message, { delivered_id: 0, read_id: 0 }) }]);

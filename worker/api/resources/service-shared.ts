@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { resolveSessionWith } from "../../domain/identity/session";
 import { contextsOf, findConversation, hashGuestToken, isMember, type Context as ConvContext, type Conversation, type Visitor } from "../../domain/service/conversations";
-import { messageView, peerProgress, unreadFor, uploadInConversation, type MessageRow, type SendResult } from "../../domain/service/messages";
+import { messageView, peerProgress, unreadFor, type MessageRow, type SendResult } from "../../domain/service/messages";
 import { CLIENT_MESSAGE_ID_RE, checkText, clampLimit, MAX_TEXT_CHARS, type Side } from "../../domain/service/rules";
 import type { LocaleKey } from "../../../locales/languages";
 import { translate } from "../../i18n";
@@ -84,13 +84,16 @@ export const SendBody = z.object({
 
 export const ReadBody = z.object({ conversation_id: id(), up_to_id: z.preprocess((v) => (typeof v === "string" && /^\d{1,16}$/.test(v) ? Number(v) : v), z.number({ error: "errors.invalid_field" }).int("errors.invalid_field").min(0, "errors.invalid_field").max(Number.MAX_SAFE_INTEGER, "errors.invalid_field")) });
 
-/** The message's body: exactly one of a text (1..2,000 characters after trimming) and a picture of this conversation. */
-export async function messageBody(c: Context<AppEnv>, body: z.infer<typeof SendBody>, conversation_id: number): Promise<{ text: string | null; upload_id: string | null }> {
+/**
+ * The message's body: exactly one of a text (1..2,000 characters after trimming) and a picture
+ * id (the conversation's object checks that the picture was uploaded into this conversation).
+ */
+export function messageBody(body: z.infer<typeof SendBody>): { text: string | null; upload_id: string | null } {
   const upload_id = body.upload_id?.trim() || null;
   const raw = body.text ?? "";
   if (upload_id && raw.trim() !== "") throw new ApiError("errors.invalid_field", 200, { field: "text" }, { field: "text" });
   if (upload_id) {
-    if (!(await uploadInConversation(c.get("db"), upload_id, conversation_id))) throw new ApiError("errors.service_picture_unknown");
+    if (!/^[0-9a-f]{32}$/.test(upload_id)) throw new ApiError("errors.service_picture_unknown");
     return { text: null, upload_id };
   }
   const checked = checkText(raw);
@@ -105,5 +108,6 @@ export async function messageBody(c: Context<AppEnv>, body: z.infer<typeof SendB
 export function sendRefused(result: Exclude<SendResult, { status: "ok" }>): never {
   if (result.status === "rate_limited") throw new ApiError("errors.service_rate_limited", 429, {}, { retry_after_ms: result.retry_after_ms });
   if (result.status === "closed") throw new ApiError("errors.service_closed");
+  if (result.status === "picture_unknown") throw new ApiError("errors.service_picture_unknown");
   throw new ApiError("errors.not_found", 404);
 }

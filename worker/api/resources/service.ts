@@ -82,9 +82,11 @@ export const serviceApi = new Hono<AppEnv>()
   })
   .post("/send", async (c) => {
     const body = read(c, SendBody);
-    const conversation = await memberConversation(c, body.conversation_id);
-    const content = await messageBody(c, body, conversation.id);
-    const result = await conversationStub(c, conversation.id).send({ conversation_id: conversation.id, author: "visitor", client_message_id: body.client_message_id, operator_id: null, operator_name: null, ...content });
+    const content = messageBody(body);
+    // Membership is checked by the conversation's object, in the same step that stores the message.
+    const member = await visitorOf(c);
+    if (!member) throw new ApiError("errors.not_found", 404);
+    const result = await conversationStub(c, body.conversation_id).send({ conversation_id: body.conversation_id, member, author: "visitor", client_message_id: body.client_message_id, operator_id: null, operator_name: null, ...content });
     if (result.status !== "ok") sendRefused(result);
     return ok(c, { message: viewMessages([result.message], result.conversation, "visitor")[0], duplicate: result.duplicate });
   })

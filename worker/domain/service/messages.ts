@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, lt, min, sql, asc } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
-import type { Conversation } from "./conversations";
+import { isMember, type Conversation, type Visitor } from "./conversations";
 import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
 
 export type MessageRow = typeof service_messages.$inferSelect & { operator_name: string | null };
@@ -77,6 +77,8 @@ export async function unreadFor(db: Db, c: Conversation, viewer: Side): Promise<
 
 export type NewMessage = {
   conversation_id: number;
+  /** Who writes on the visitor side (checked against the conversation's owner); null for operators. */
+  member: Visitor | null;
   author: Side;
   client_message_id: string;
   operator_id: number | null;
@@ -91,7 +93,7 @@ export type SendResult =
   /** `unread`: each side's unread count right after this message (zeros for a duplicate, which changes nothing). */
   | { status: "ok"; message: MessageRow; duplicate: boolean; conversation: Conversation; unread: Unread }
   | { status: "rate_limited"; retry_after_ms: number }
-  | { status: "closed" | "not_found" };
+  | { status: "closed" | "not_found" | "picture_unknown" };
 
 function byClientId(db: Db, m: Pick<NewMessage, "conversation_id" | "author" | "client_message_id">) {
   return db
@@ -119,13 +121,16 @@ function recentVisitorQuery(db: Db, conversation_id: number, now_ms: number) {
 export async function storeMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number, retried = false): Promise<SendResult> {
   const stored = await tryInsert(db, m, now_ms);
   if (stored) return { status: "ok", message: { ...stored.message, operator_name }, duplicate: false, conversation: stored.conversation, unread: stored.unread };
-  const [[conversation], [existing], [recent]] = await db.batch([
+  const [[conversation], [existing], [recent], [picture]] = await db.batch([
     db.select().from(service_conversations).where(eq(service_conversations.id, m.conversation_id)),
     byClientId(db, m),
     recentVisitorQuery(db, m.conversation_id, now_ms),
+    db.select({ id: service_uploads.upload_id }).from(service_uploads).where(and(eq(service_uploads.upload_id, m.upload_id ?? ""), eq(service_uploads.conversation_id, m.conversation_id))),
   ]);
-  if (!conversation) return { status: "not_found" };
+  // Someone else's conversation is the same not_found as none at all.
+  if (!conversation || conversation.merged_into_id !== null || (m.member && !isMember(conversation, m.member))) return { status: "not_found" };
   if (existing) return { status: "ok", message: existing, duplicate: true, conversation, unread: NO_CHANGE };
+  if (m.upload_id !== null && !picture) return { status: "picture_unknown" };
   if (m.author === "operator" && conversation.status === "closed") return { status: "closed" };
   const limited = m.author === "visitor" ? rateCheck({ count: recent?.count ?? 0, oldest_ms: recent?.oldest_ms ?? null }, now_ms) : { status: "ok" as const };
   if (limited.status !== "ok") return limited;
@@ -136,11 +141,15 @@ export async function storeMessage(db: Db, m: NewMessage, operator_name: string 
 /** The conditional insert, the conversation's last-message update (only if it inserted) and both sides' unread counts, in one batch. */
 async function tryInsert(db: Db, m: NewMessage, now_ms: number): Promise<{ message: MessageRow; conversation: Conversation; unread: Unread } | null> {
   const c = m.conversation_id;
+  const user_id = m.member?.kind === "user" ? m.member.user_id : null;
+  const token_hash = m.member?.kind === "guest" ? m.member.token_hash : null;
   const [inserted, updated, unread] = await db.$client.batch(
     d1Statements(db, [
       sql`INSERT INTO service_messages (conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms)
           SELECT ${c}, ${m.author}, ${m.client_message_id}, ${m.operator_id}, ${m.text}, ${m.upload_id}, ${now_ms}
-          WHERE EXISTS (SELECT 1 FROM service_conversations WHERE id = ${c} AND (${m.author} = 'visitor' OR status = 'open'))
+          WHERE EXISTS (SELECT 1 FROM service_conversations WHERE id = ${c} AND merged_into_id IS NULL AND (${m.author} = 'visitor' OR status = 'open')
+                        AND (${m.member === null ? 1 : 0} = 1 OR user_id = ${user_id} OR guest_token_hash = ${token_hash}))
+            AND (${m.upload_id} IS NULL OR EXISTS (SELECT 1 FROM service_uploads WHERE upload_id = ${m.upload_id} AND conversation_id = ${c}))
             AND (${m.author} <> 'visitor' OR (SELECT count(*) FROM service_messages WHERE conversation_id = ${c} AND author = 'visitor' AND created_at_ms > ${now_ms - RATE_LIMIT.window_ms}) < ${RATE_LIMIT.messages})
           ON CONFLICT DO NOTHING RETURNING *`,
       // changes(): rows of the statement just before (the insert), so nothing moves for a refused one.
@@ -178,13 +187,6 @@ export async function recordProgress(db: Db, conversation_id: number, reader: Si
 /** Links an uploaded picture to a conversation, so its members may see it. */
 export async function linkUpload(db: Db, upload_id: string, conversation_id: number, author: Side, now_ms: number) {
   await db.insert(service_uploads).values({ upload_id, conversation_id, author, created_at_ms: now_ms });
-}
-
-/** Was this picture uploaded into this conversation? (Only then can a message carry it.) */
-export async function uploadInConversation(db: Db, upload_id: string, conversation_id: number): Promise<boolean> {
-  if (!/^[0-9a-f]{32}$/.test(upload_id)) return false;
-  const row = await db.query.service_uploads.findFirst({ where: and(eq(service_uploads.upload_id, upload_id), eq(service_uploads.conversation_id, conversation_id)) });
-  return row !== undefined;
 }
 
 /** The conversation a chat picture belongs to, if it is one. */
