@@ -9,7 +9,6 @@ export type Side = "visitor" | "operator";
 export type Author = Side | "system";
 export type DeliveryState = "sent" | "delivered" | "read";
 export type ContextKind = "order" | "deposit" | "withdrawal" | "promotion";
-export const CONTEXT_KINDS: readonly ContextKind[] = ["order", "deposit", "withdrawal", "promotion"];
 
 export type ServiceMessage = {
   id: number;

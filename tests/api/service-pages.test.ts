@@ -64,10 +64,13 @@ describe("the customer-service page", () => {
     expect(await (await page("/pages/me/sub/service", { headers: { cookie: guest } })).text()).not.toContain(text);
   });
 
-  it("a context link for an order that is not the user's is refused on the page, nothing attached", async () => {
+  it("a context link for an order that is not the user's is refused on the page, nothing attached; a malformed one just opens the chat", async () => {
     const u = await newUser();
     const login = await signIn(u.account, u.password, "");
     const session = cookieOf(login, "pl_session")!;
+    const malformed = await page("/pages/me/sub/service?context=user:1", { headers: { cookie: session } });
+    expect(malformed.status).toBe(302);
+    expect(malformed.headers.get("location")).toBe("/pages/me/sub/service");
     const other = await page("/pages/me/sub/service?context=order:999999999", { headers: { cookie: session } });
     expect(other.status).toBe(200);
     expect(await other.text()).toContain('data-testid="sv-context-error"');

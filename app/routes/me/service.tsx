@@ -10,7 +10,7 @@ import { ensureConversation, historyAnswer, historyQuery, visitorApi, type Messa
 import { setGuestCookie } from "../../lib/service-cookie.server";
 import { useServiceChat } from "../../lib/service-chat";
 import { setServiceUnread } from "../../lib/service-unread";
-import { CONTEXT_KINDS, type Conversation, type ServiceMessage } from "../../lib/service";
+import { parseContextParam, type Conversation, type ServiceMessage } from "../../lib/service";
 import { loginUrl } from "../../lib/guard";
 import { useRootData } from "../../root";
 import serviceStyles from "../../styles/service.css";
@@ -45,12 +45,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /**
  * `?context=order:123` (from "Ask customer service"): attaches it and comes back to the plain
- * URL, so a reload does not attach it again. A refusal is shown on the page.
+ * URL, so a reload does not attach it again. A refusal is shown on the page; a malformed
+ * parameter (not a link of ours) just opens the chat.
  */
 async function attachContext(context: LoaderFunctionArgs["context"], request: Request, url: URL): Promise<string> {
-  const [kind, ref] = (url.searchParams.get("context") ?? "").split(":");
-  const body = { context: { kind: CONTEXT_KINDS.includes(kind as never) ? kind : "order", ref_id: /^\d{1,12}$/.test(ref ?? "") ? Number(ref) : 0 } };
-  const res = await visitorApi<{ guest_token?: string }>(context, request, "/api/service/open", body);
+  const wanted = parseContextParam(url.searchParams.get("context"));
+  if (!wanted) throw redirect(url.pathname);
+  const res = await visitorApi<{ guest_token?: string }>(context, request, "/api/service/open", { context: wanted });
   if (res.code !== 1) return res.msg;
   const headers = res.data.guest_token ? { "set-cookie": await setGuestCookie(request, res.data.guest_token) } : undefined;
   throw redirect(url.pathname, { headers });
