@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page, type WebSocketRoute } from "@playwright/test";
 import { open, words } from "./helpers";
 
 /**
@@ -155,14 +155,7 @@ test("earlier messages load above without moving what the visitor is reading", a
   const conversation = Number(await visitor.getByTestId("sv-list").getAttribute("data-conversation"));
 
   // An operator with a lot to say (through the API, to be quick): 35 answers.
-  const login = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
-  for (let i = 1; i <= 35; i += 1) {
-    const sent = await request.post("/api/admin/service/send", {
-      headers: { token: login.data.token },
-      data: { conversation_id: conversation, client_message_id: `history-${conversation}-${i}`, text: `Answer number ${i}` },
-    });
-    expect((await sent.json()).code).toBe(1);
-  }
+  await operatorSends(request, conversation, Array.from({ length: 35 }, (_, i) => `Answer number ${i + 1}`));
 
   // The page shows the newest 30; the first question is further back.
   await open(visitor, "/pages/me/sub/service");
@@ -178,5 +171,51 @@ test("earlier messages load above without moving what the visitor is reading", a
   // What was on screen stays where it was: the older messages went in above it.
   const after = (await anchor.boundingBox())!.y;
   expect(Math.abs(after - before)).toBeLessThan(4);
+  await visitor.context().close();
+});
+
+/** The console's answer, sent through the API (the journey above sends through the page). */
+async function operatorSends(request: APIRequestContext, conversation: number, texts: string[]) {
+  const login = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
+  for (const text of texts) {
+    const sent = await request.post("/api/admin/service/send", {
+      headers: { token: login.data.token },
+      data: { conversation_id: conversation, client_message_id: `op-${conversation}-${text.replace(/\W/g, "")}`, text },
+    });
+    expect((await sent.json()).code).toBe(1);
+  }
+}
+
+test("a dropped connection: what was written meanwhile arrives after reconnecting, once each", async ({ browser, request }) => {
+  const visitor = await visitorPage(browser, "en-US");
+  // The conversation socket goes through the test, which can cut it and keep it down.
+  let down = false;
+  let current: WebSocketRoute | null = null;
+  await visitor.routeWebSocket(/\/ws\/service\/\d+/, (ws) => {
+    if (down) return ws.close({ code: 1013, reason: "test: still down" });
+    ws.connectToServer();
+    current = ws;
+  });
+  await open(visitor, "/pages/me/sub/service");
+  await visitor.getByTestId("sv-text").fill("Are you there?");
+  await visitor.getByTestId("sv-send").click();
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(1);
+  const conversation = Number(await visitor.getByTestId("sv-list").getAttribute("data-conversation"));
+  await expect.poll(() => current !== null).toBe(true);
+
+  down = true;
+  await current!.close({ code: 1012, reason: "test: cut" });
+  await expect(visitor.getByTestId("sv-offline")).toBeVisible();
+  await operatorSends(request, conversation, ["While away 1", "While away 2", "While away 3"]);
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(1);
+
+  down = false;
+  await expect(visitor.getByTestId("sv-offline")).toHaveCount(0, { timeout: 20_000 });
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(4);
+  // Live again: the next answer comes over the socket, and nothing shows twice.
+  await operatorSends(request, conversation, ["Back live"]);
+  await expect(visitor.getByText("Back live", { exact: true })).toBeVisible();
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(5);
+  for (const text of ["While away 1", "While away 2", "While away 3"]) await expect(visitor.getByText(text, { exact: true })).toHaveCount(1);
   await visitor.context().close();
 });
