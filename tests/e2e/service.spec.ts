@@ -219,3 +219,29 @@ test("a dropped connection: what was written meanwhile arrives after reconnectin
   for (const text of ["While away 1", "While away 2", "While away 3"]) await expect(visitor.getByText(text, { exact: true })).toHaveCount(1);
   await visitor.context().close();
 });
+
+test("limits are said before and by the server, in the visitor's language (th)", async ({ browser }) => {
+  const w = words("th", "service");
+  const visitor = await visitorPage(browser, "th-TH");
+  await open(visitor, "/pages/me/sub/service");
+  await expect(visitor.locator("html")).toHaveAttribute("lang", "th");
+
+  // Near 2,000 characters the counter appears; past it, sending is off.
+  const box = visitor.getByTestId("sv-text");
+  await box.fill("a".repeat(1990));
+  await expect(visitor.getByTestId("sv-counter")).toHaveText(w.chars_left_other.replace("{{count}}", "10"));
+  await box.fill("a".repeat(2001));
+  await expect(visitor.getByTestId("sv-counter")).toHaveText(w.chars_over_other.replace("{{count}}", "1").replace("{{max}}", "2000"));
+  await expect(visitor.getByTestId("sv-send")).toBeDisabled();
+
+  // 20 messages a minute: the 21st is refused with the API's words, and can be removed.
+  for (let i = 1; i <= 21; i += 1) {
+    await box.fill(`ข้อความที่ ${i}`);
+    await visitor.getByTestId("sv-send").click();
+    if (i < 21) await expect(visitor.getByTestId("sv-message")).toHaveCount(i);
+  }
+  const refused = visitor.locator('[data-testid="sv-pending"][data-failed="true"]');
+  await expect(refused).toContainText(words("th", "errors").service_rate_limited);
+  await expect(visitor.getByTestId("sv-message")).toHaveCount(20);
+  await visitor.context().close();
+});
