@@ -66,7 +66,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     if (state === "read") {
       const db = this.db();
       // A read changes the reader's unread count: the inbox (operators) or the me-tab badge (the user).
-      this.ctx.waitUntil(reader === "operator" ? this.tell(conversation, 0, null) : unreadFor(db, conversation, "visitor").then((n) => this.tell(conversation, null, n)));
+      this.ctx.waitUntil(reader === "operator" ? this.tell(conversation, null, null) : unreadFor(db, conversation, "visitor").then((n) => this.tell(conversation, null, n)));
     }
     return conversation;
   }

@@ -28,6 +28,17 @@ describe("customer service console", () => {
     expect((await op("conversations", { filter: "everything" })).data.error).toBe("invalid_field");
   });
 
+  it("a picture's preview in the inbox is the console's word for it, in its language", async () => {
+    const { PNG } = await import("../money/helpers");
+    const g = await newGuest();
+    const fd = new FormData();
+    fd.set("file", new File([PNG as BlobPart], "a.png", { type: "image/png" }));
+    const up = await as(g.caller)("/api/service/upload", fd);
+    await as(g.caller)("/api/service/send", { conversation_id: g.conversation_id, client_message_id: cid(), upload_id: up.data.upload_id });
+    const rows = (await op("conversations", { lang: "ja" })).data.items;
+    expect(rows.find((r: { id: number }) => r.id === g.conversation_id).last_message_preview).toBe("[画像]");
+  });
+
   it("the conversation shows the user's profile state and balances beside it, and each context's summary", async () => {
     const { recharge } = await import("../money/helpers");
     const u = await newUser();

@@ -101,9 +101,14 @@ describe("customer service sockets", () => {
     const id = (await as({ token: u.token })("/api/service/open", {})).data.conversation.id;
     const inbox = await socket("/ws/service/inbox", await opCookie());
     const channel = await socket("/ws/user", await cookieOf("user", u.token));
-    await send({ token: u.token }, id, "ping the console");
+    const first = await send({ token: u.token }, id, "ping the console");
     const change = await inbox.nextOf("inbox");
     expect(change).toMatchObject({ conversation_id: id, unread: 1, status: "open", assigned_operator_id: null });
+    await send({ token: u.token }, id, "and again");
+    expect((await inbox.nextOf("inbox")).unread).toBe(2);
+    // An operator reading the first of them leaves one unread.
+    await call("/api/admin/service/read", { conversation_id: id, up_to_id: first.data.message.id }, { token: await operatorToken() });
+    expect((await inbox.nextOf("inbox")).unread).toBe(1);
     await opSend(id, "answer 1");
     await opSend(id, "answer 2");
     expect(await channel.nextOf("service")).toEqual({ type: "service", unread: 1 });

@@ -25,10 +25,10 @@ describe("service text", () => {
     );
   });
 
-  it("previews are one line of at most 80 characters; a picture has its marker", () => {
-    expect(previewOf("a\n\nb", false)).toBe("a b");
-    expect([...previewOf("x".repeat(500), false)]).toHaveLength(80);
-    expect(previewOf(null, true)).toBe("[picture]");
+  it("previews are one line of at most 80 characters; a picture has none (the console names it)", () => {
+    expect(previewOf("a\n\nb")).toBe("a b");
+    expect([...previewOf("x".repeat(500))]).toHaveLength(80);
+    expect(previewOf(null)).toBe("");
   });
 });
 

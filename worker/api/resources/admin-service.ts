@@ -11,6 +11,7 @@ import { listMessages } from "../../domain/service/messages";
 import { contextSummaries, deleteCanned, listCanned, listInbox, saveCanned, userPanel, type ActionResult, type CannedReply } from "../../domain/service/operator";
 import { MAX_TEXT_CHARS } from "../../domain/service/rules";
 import { requireOperator } from "../../middleware/auth";
+import { translate } from "../../i18n";
 import { ApiError, ok, read } from "../envelope";
 import { id, optionalId, pagination, text } from "../fields";
 import type { AppEnv } from "../types";
@@ -55,11 +56,17 @@ async function inboxRows(c: Context<AppEnv>) {
     status: r.conversation.status,
     assigned_operator: r.conversation.assigned_operator_id === null ? null : { id: r.conversation.assigned_operator_id, account: r.assigned_account ?? "" },
     unread: Number(r.unread),
-    last_message_preview: r.conversation.last_message_preview,
+    last_message_preview: previewText(c, r.conversation),
     last_message_at_ms: r.conversation.last_message_at_ms,
     contexts: (contexts.get(r.conversation.id) ?? []).map((x) => contextLabel(c.get("locale"), x)),
   }));
   return { items: rows, total };
+}
+
+/** The stored preview, or the word for a picture in the console's language (a picture has no text). */
+function previewText(c: Context<AppEnv>, conversation: Conversation): string {
+  if (conversation.last_message_preview || conversation.last_message_at_ms === null) return conversation.last_message_preview;
+  return translate(c.get("locale"), "errors.service_picture_preview");
 }
 
 const cannedOut = (r: CannedReply) => ({ id: r.id, lang: r.lang, title: r.title, text: r.text });

@@ -120,7 +120,14 @@ export const kefuApi = new Hono<AppEnv>().on(["GET", "POST"], "/kefu", async (c)
 export async function handOverAtSignIn(c: Context<AppEnv>, user_id: number): Promise<void> {
   const token = guestTokenOf(c);
   if (!token) return;
-  const result = await handOverGuest(c.get("db"), await token, user_id, Date.now());
-  c.header("set-cookie", await guestCookie.serialize("", { maxAge: 0, secure: new URL(c.req.url).protocol === "https:" }), { append: true });
-  if (result.status !== "none") await conversationStub(c, result.guest_conversation_id).handedOver();
+  try {
+    const result = await handOverGuest(c.get("db"), await token, user_id, Date.now());
+    // The token reads nothing any more: a direct client drops it (pages clear their own cookie).
+    c.header("set-cookie", await guestCookie.serialize("", { maxAge: 0, secure: new URL(c.req.url).protocol === "https:" }), { append: true });
+    if (result.status !== "none") await conversationStub(c, result.guest_conversation_id).handedOver();
+  } catch (err) {
+    // The sign-in itself succeeded (its session exists): a failed hand-over must not turn it into
+    // an error. The guest keeps the cookie and their conversation, and the next sign-in tries again.
+    console.error("service hand-over failed", user_id, err);
+  }
 }

@@ -155,7 +155,7 @@ async function tryInsert(db: Db, m: NewMessage, now_ms: number): Promise<{ messa
       // changes(): rows of the statement just before (the insert), so nothing moves for a refused one.
       // A visitor writing reopens a closed conversation; operators reopen explicitly.
       sql`UPDATE service_conversations SET status = CASE WHEN ${m.author} = 'visitor' THEN 'open' ELSE status END,
-          last_message_preview = ${previewOf(m.text, m.upload_id !== null)}, last_message_at_ms = ${now_ms}
+          last_message_preview = ${previewOf(m.text)}, last_message_at_ms = ${now_ms}
           WHERE id = ${c} AND changes() = 1 RETURNING *`,
       sql`SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
                  (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator

@@ -44,10 +44,9 @@ export function deliveryState(message_id: number, peer: { delivered_id: number; 
   return "sent";
 }
 
-/** The inbox's one-line preview: the text's start, or a marker for a picture. */
-export function previewOf(text: string | null, has_picture: boolean): string {
-  if (text) return [...text.replace(/\s+/g, " ")].slice(0, 80).join("");
-  return has_picture ? "[picture]" : "";
+/** The inbox's one-line preview: the text's start; "" for a picture (the console shows its word for it, in its language). */
+export function previewOf(text: string | null): string {
+  return text ? [...text.replace(/\s+/g, " ")].slice(0, 80).join("") : "";
 }
 
 /** A history page's bounds, from the request's optional before/after ids and limit. */
