@@ -137,6 +137,20 @@ export function deliveryOf(message: ServiceMessage, thread: Pick<Thread, "peer_r
   return "sent";
 }
 
+/**
+ * Whether the conversation is open, as its newest messages tell: closing and reopening leave a
+ * system note, a visitor writing reopens it, an operator can only write while it is open. Null
+ * when the messages say nothing (then the loaded status stands).
+ */
+export function statusFromMessages(messages: ServiceMessage[]): "open" | "closed" | null {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const m = messages[i];
+    if (m.author === "system" && m.text === "closed") return "closed";
+    if (m.author !== "system" || m.text === "reopened") return "open";
+  }
+  return null;
+}
+
 export function lastId(thread: Pick<Thread, "messages">): number {
   return thread.messages.length ? thread.messages[thread.messages.length - 1].id : 0;
 }

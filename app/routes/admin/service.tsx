@@ -16,7 +16,7 @@ import { readToken } from "../../lib/session.server";
 import { historyAnswer, historyQuery, type MessagesPage } from "../../lib/service.server";
 import { INBOX_FILTERS, useInbox, type InboxFilter, type InboxRow } from "../../lib/service-inbox";
 import { useServiceChat } from "../../lib/service-chat";
-import type { Conversation, ServiceMessage } from "../../lib/service";
+import { statusFromMessages, type Conversation, type ServiceMessage } from "../../lib/service";
 import { useRootData } from "../../root";
 import serviceStyles from "../../styles/service.css";
 export { clientAction } from "../../lib/client-action";
@@ -148,7 +148,9 @@ function ConversationPane({ selected, locale, assignee }: { selected: Selected; 
     has_more: selected.has_more,
     historyUrl: (p) => `/admin/service?${new URLSearchParams({ id: String(conversation.id), ...p })}`,
   });
-  const closed = conversation.status === "closed";
+  // Closing, reopening and a visitor's message change the status live; the list reload follows.
+  const status = statusFromMessages(chat.thread.messages) ?? conversation.status;
+  const closed = status === "closed";
   const who = selected.user ? selected.user.account : t("inbox.guest", { id: conversation.id });
   return (
     <>
@@ -158,7 +160,7 @@ function ConversationPane({ selected, locale, assignee }: { selected: Selected; 
           <span className="sv-live" data-testid="sv-assignee">
             {assignee === null ? t("inbox.unassigned") : t("inbox.assigned_to", { name: conversation.assigned_operator_id === operator?.id ? operator.account : assignee })}
           </span>
-          <Controls conversation={conversation} me={operator?.id ?? null} />
+          <Controls conversation={{ ...conversation, status }} me={operator?.id ?? null} />
         </header>
         <ChatThread
           viewer="operator"

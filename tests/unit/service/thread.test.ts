@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { askedServiceUnread, readServiceUnread, serviceChannelConnected, serviceUnreadMark, setServiceUnread } from "../../../app/lib/service-unread";
-import { charsLeft, deliveryOf, emptyThread, lastPeerId, parseContextParam, threadReducer, type Pending, type ServiceMessage, type Thread } from "../../../app/lib/service";
+import { charsLeft, deliveryOf, statusFromMessages, emptyThread, lastPeerId, parseContextParam, threadReducer, type Pending, type ServiceMessage, type Thread } from "../../../app/lib/service";
 
 /** The chat page's thread: whatever order and however often messages arrive, each shows once. */
 
@@ -90,6 +90,17 @@ describe("delivery ticks", () => {
     const t = emptyThread(null, [msg(1), msg(2, { author: "visitor" }), msg(3), msg(4, { author: "visitor" })]);
     expect(lastPeerId(t, "visitor")).toBe(3);
     expect(lastPeerId(t, "operator")).toBe(4);
+  });
+});
+
+describe("the status the messages tell", () => {
+  const system = (id: number, text: string) => msg(id, { author: "system", text, operator_name: null });
+  it("closed after a closing note, open again after a reopening note or a visitor's message", () => {
+    expect(statusFromMessages([])).toBeNull();
+    expect(statusFromMessages([msg(1), system(2, "closed")])).toBe("closed");
+    expect(statusFromMessages([system(2, "closed"), system(3, "reopened")])).toBe("open");
+    expect(statusFromMessages([system(2, "closed"), msg(3, { author: "visitor" })])).toBe("open");
+    expect(statusFromMessages([msg(1)])).toBe("open");
   });
 });
 
