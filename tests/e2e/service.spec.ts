@@ -109,6 +109,7 @@ for (const { lng, browserLocale } of LANGUAGES) {
     await expect(visitor.getByTestId("sv-system").last()).toHaveText(w.system.closed);
     await pane.getByTestId("sv-reopen").click();
     await expect(visitor.getByTestId("sv-system").last()).toHaveText(w.system.reopened);
+    await expect(pane.getByTestId("sv-text")).toHaveValue("");
 
     await visitor.screenshot({ path: testInfo.outputPath(`service-${lng}-390.png`) });
     await op.screenshot({ path: testInfo.outputPath(`inbox-${lng}.png`) });

@@ -20,8 +20,11 @@ export function Composer({ onText, onPicture, onTyping, disabled, insert }: { on
   const [text, setText] = useState("");
   const box = useRef<HTMLTextAreaElement>(null);
   // A canned reply picked in the console goes into the box, to be read and sent by a person.
+  // Each pick once: a box drawn again (after a reopen) must not bring back the last one.
+  const applied = useRef(insert?.n ?? 0);
   useEffect(() => {
-    if (!insert) return;
+    if (!insert || insert.n === applied.current) return;
+    applied.current = insert.n;
     setText((now) => (now.trim() ? `${now}\n${insert.text}` : insert.text));
     box.current?.focus();
   }, [insert]);
