@@ -36,6 +36,7 @@ function userPages(route) {
   route("pages/me/sub/setting", "routes/me/settings.tsx"); // language and logout
   route("pages/me/sub/modify-pwd", "routes/me/change-password.tsx"); // change the login password
   route("pages/me/sub/about", "routes/me/about.tsx"); // about the platform, app version
+  route("pages/me/sub/service", "routes/me/service.tsx"); // customer-service chat, open without login (a guest's conversation follows them into their account)
   route("pages/me/sub/improve-info", "routes/me/profile.tsx"); // profile completion: name, phone, email, ID photo, drawn signature; review status
 
   // Me: money in and out.
@@ -84,6 +85,7 @@ function consolePages(route) {
     route("earn", "routes/admin/earn.tsx"); // /admin/earn: pool products and miner plans; terms read-only while anything bought under them runs
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
     route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log
+    route("service", "routes/admin/service.tsx"); // /admin/service: customer-service inbox: conversations live, the chat, the customer's profile and balances, canned replies
   });
 }
 

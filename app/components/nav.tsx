@@ -1,6 +1,7 @@
-import { Link, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Link, useFetcher, useLocation, useNavigate, useRouteLoaderData, type LinkProps } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { askedServiceUnread, serviceUnreadMark, useServiceUnread } from "../lib/service-unread";
 
 /** A link that does nothing when it points at the page already shown (docs/product.md, navigation). */
 export function AppLink(props: LinkProps) {
@@ -72,10 +73,41 @@ export function TabBar() {
               <path d={tab.icon} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
             </svg>
             <span>{t(`tabs.${tab.key}`)}</span>
+            {tab.key === "accounts" ? <ServiceBadge /> : null}
           </AppLink>
         );
       })}
     </nav>
+  );
+}
+
+let askedGeneration = -1;
+
+/**
+ * Unread customer-service messages on the me tab: asked when the page starts and again each
+ * time the user channel (re)connects, live from the channel in between.
+ */
+function ServiceBadge() {
+  const { t } = useTranslation("service");
+  const signedIn = Boolean(useRouteLoaderData<{ user: unknown }>("root")?.user);
+  const { unread, generation } = useServiceUnread();
+  const fetcher = useFetcher<{ unread?: number }>({ key: "service-unread" });
+  const mark = useRef(0);
+  useEffect(() => {
+    if (!signedIn || askedGeneration === generation) return;
+    askedGeneration = generation;
+    mark.current = serviceUnreadMark();
+    fetcher.load("/pages/me/sub/service?unread=1");
+  }, [signedIn, generation, fetcher]);
+  useEffect(() => {
+    // A live count that arrived while this answer was on its way is newer than the answer.
+    if (typeof fetcher.data?.unread === "number") askedServiceUnread(fetcher.data.unread, mark.current);
+  }, [fetcher.data]);
+  if (!signedIn || !unread) return null;
+  return (
+    <span className="tab-badge" data-testid="service-badge" aria-label={t("unread_badge", { count: unread })}>
+      {unread > 99 ? "99+" : unread}
+    </span>
   );
 }
 

@@ -3,15 +3,18 @@ import { langCodeOf } from "../../locales/languages";
 import { getLocale } from "./i18n.server";
 import { loginUrl } from "./guard";
 import { clearTokenCookie, readToken } from "./session.server";
+import { readGuestToken } from "./service-cookie.server";
 
 /**
- * Calls the API in-process as the signed-in user of this request, in the page's language.
+ * Calls the API in-process as the signed-in user of this request (or the guest of the
+ * customer-service chat, by the `pl_guest` cookie), in the page's language.
  * Loaders use `apiOrLogin` (an expired session goes to login and back); actions use `api`
  * and pass the envelope to the page, which shows the 401 modal when `status` is 401.
  */
 export async function api<T = any>(context: AppLoadContext, request: Request, path: string, body?: Record<string, unknown> | FormData) {
-  const [token, locale] = await Promise.all([readToken(request), getLocale(request)]);
-  const res = await context.api<T>(path, { body, token, lang: langCodeOf(locale) });
+  const [token, guest, locale] = await Promise.all([readToken(request), readGuestToken(request), getLocale(request)]);
+  // The guest token rides along so login and register hand a guest's conversation over.
+  const res = await context.api<T>(path, { body, token, guest_token: guest, lang: langCodeOf(locale) });
   return { status: res.status, ...res.body };
 }
 

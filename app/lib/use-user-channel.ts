@@ -2,6 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { useEffect, useRef } from "react";
 import { encode, parseServerMessage } from "../../durable-objects/protocol";
+import { serviceChannelConnected, setServiceUnread } from "./service-unread";
 
 /**
  * Keeps the signed-in user's pages live: a reconnecting WebSocket to their channel
@@ -29,7 +30,10 @@ export function useUserChannel(signedIn: boolean) {
       const message = parseServerMessage(event.data);
       if (!message) return;
       if (message.type === "hello" || message.type === "pong") serverClock.offset_ms = message.server_time_ms - Date.now();
+      if (message.type === "hello") serviceChannelConnected();
       if (message.type === "balance") revalidate.current();
+      // An operator wrote: the me tab's badge (app/components/nav.tsx).
+      if (message.type === "service") setServiceUnread(message.unread);
     });
     openSocket = socket;
     return () => {

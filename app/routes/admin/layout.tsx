@@ -46,6 +46,7 @@ function Badge({ n, label }: { n: number; label: string }) {
 export default function AdminLayout() {
   const { t } = useTranslation("admin");
   const { t: tp } = useTranslation("promotions");
+  const { t: ts } = useTranslation("service");
   const { operator, waiting } = useLoaderData<typeof loader>();
   return (
     <div className="admin">
@@ -82,6 +83,9 @@ export default function AdminLayout() {
           <NavLink to="/admin/ledger">{t("nav_ledger")}</NavLink>
           <NavLink to="/admin/audit">{t("nav_audit")}</NavLink>
           <NavLink to="/admin/content">{t("nav_content")}</NavLink>
+          <NavLink to="/admin/service" data-testid="nav-service">
+            {ts("inbox.nav")}
+          </NavLink>
         </nav>
         <Form method="post" action="/admin" className="admin-who">
           <span>{t("signed_in_as", { account: operator.account })}</span>

@@ -8,6 +8,7 @@ import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
 import { safeReturnPath } from "../../lib/guard";
 import { readToken, setLocaleCookie, setTokenCookie } from "../../lib/session.server";
+import { clearGuestCookie, readGuestToken } from "../../lib/service-cookie.server";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import type { UserInfo } from "../../lib/types";
 export { clientAction } from "../../lib/client-action";
@@ -32,12 +33,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return signedIn(request, res.data.userinfo, String(form.get("path") ?? ""));
 }
 
-/** Sets the session cookie (and the account's saved language) and returns to `path`. */
+/** Sets the session cookie (and the account's saved language), drops a guest chat cookie, and returns to `path`. */
 export async function signedIn(request: Request, info: UserInfo & { token: string }, path: string) {
   const headers = new Headers();
   headers.append("set-cookie", await setTokenCookie(request, info.token));
   const saved = localeFromLang(info.lang);
   if (saved) headers.append("set-cookie", await setLocaleCookie(request, saved));
+  // The API handed the guest's chat to the account; the guest token reads nothing any more.
+  if (await readGuestToken(request)) headers.append("set-cookie", await clearGuestCookie(request));
   return redirect(safeReturnPath(path), { headers });
 }
 

@@ -7,6 +7,7 @@ import { formatDate } from "../../lib/format";
 import { api } from "../../lib/api.server";
 import { useRootData } from "../../root";
 import type { ProfileView } from "./profile";
+import { useServiceUnread } from "../../lib/service-unread";
 
 /** The profile's review status for its menu line; without an answer the line shows no status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -66,9 +67,17 @@ export default function Accounts() {
         <MenuItem to="/pages/me/sub/setting" label={t("settings")} />
         <MenuItem to="/pages/me/sub/modify-pwd" label={t(user.has_password ? "modify_pwd" : "pwd_set_title")} />
         <MenuItem to="/pages/me/sub/about" label={t("about")} />
+        <ServiceMenuItem />
       </nav>
     </Screen>
   );
+}
+
+/** The customer-service chat, with the unread count the me tab's badge shows. */
+function ServiceMenuItem() {
+  const { t } = useTranslation("service");
+  const { unread } = useServiceUnread();
+  return <MenuItem to="/pages/me/sub/service" label={t("title")} detail={unread ? t("inbox.unread", { count: unread }) : undefined} testId="menu-service" />;
 }
 
 export function MenuItem({ to, label, detail, testId }: { to: string; label: string; detail?: string; testId?: string }) {

@@ -5,14 +5,19 @@ import { RecordList } from "../../components/money/record-list";
 import { LocalTime } from "../../components/money/local-time";
 import { StatusBadge, type StatusTone } from "../../components/money/status-badge";
 import { AppLink, Screen } from "../../components/nav";
+import { AskServiceButton } from "../../components/service/ask-button";
 import { apiOrLogin } from "../../lib/api.server";
 import { formatUsdt } from "../../../worker/domain/money/units";
 import { loadPages, PAGE_ROWS, pagesParam, type DepositItem, type DepositStatus, type Paged } from "../../lib/money";
 import { useRootData } from "../../root";
+import serviceStyles from "../../styles/service.css";
 import moneyStyles from "../../styles/money.css";
 export { shouldRevalidate } from "../../lib/revalidate";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: moneyStyles },
+  { rel: "stylesheet", href: serviceStyles },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const pages = pagesParam(new URL(request.url));
@@ -109,6 +114,9 @@ function DepositRow({ d }: { d: DepositItem }) {
           </dd>
         </div>
       </dl>
+      <div className="m-item-actions">
+        <AskServiceButton kind="deposit" refId={d.id} variant="link" />
+      </div>
     </li>
   );
 }

@@ -6,17 +6,22 @@ import { RecordList } from "../../components/money/record-list";
 import { LocalTime } from "../../components/money/local-time";
 import { StatusBadge, type StatusTone } from "../../components/money/status-badge";
 import { AppLink, Screen } from "../../components/nav";
+import { AskServiceButton } from "../../components/service/ask-button";
 import { useUi } from "../../components/ui";
 import { api, apiOrLogin } from "../../lib/api.server";
 import { formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
 import { loadPages, PAGE_ROWS, pagesParam, type Paged, type WithdrawalItem, type WithdrawalStatus } from "../../lib/money";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
+import serviceStyles from "../../styles/service.css";
 import moneyStyles from "../../styles/money.css";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: moneyStyles },
+  { rel: "stylesheet", href: serviceStyles },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const pages = pagesParam(new URL(request.url));
@@ -137,13 +142,14 @@ function WithdrawalRow({ w }: { w: WithdrawalItem }) {
           </div>
         ) : null}
       </dl>
-      {w.status === "review" ? (
-        <div className="m-item-actions">
+      <div className="m-item-actions">
+        <AskServiceButton kind="withdrawal" refId={w.id} variant="link" />
+        {w.status === "review" ? (
           <button type="button" className="btn btn-danger" onClick={cancel} disabled={busy} data-testid="withdraw-cancel">
             {t("draw_record.cancel")}
           </button>
-        </div>
-      ) : null}
+        ) : null}
+      </div>
     </li>
   );
 }

@@ -3,6 +3,7 @@ import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { Fragment, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Screen } from "../../components/nav";
+import { AskServiceButton } from "../../components/service/ask-button";
 import { DirectionTag, Signed, StatusPill, useLocalTime } from "../../components/trade/bits";
 import { comparePrices, formatCountdown } from "../../lib/trade-format";
 import type { AuditTick, Order } from "../../lib/trade-types";
@@ -10,10 +11,14 @@ import { useNow, useServerOffset } from "../../lib/use-now";
 import { apiOrLogin } from "../../lib/api.server";
 import { formatBp, formatPrice, formatSigned, formatUsdt, formatUsdtExact, parseAmountExact } from "../../../worker/domain/money/units";
 import { useRootData } from "../../root";
+import serviceStyles from "../../styles/service.css";
 import tradeStyles from "../../styles/trade.css";
 export { shouldRevalidate } from "../../lib/revalidate";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: tradeStyles },
+  { rel: "stylesheet", href: serviceStyles },
+];
 
 type OrderInfo = Order & { server_time: number };
 
@@ -125,6 +130,9 @@ export default function OrderDetail() {
         )}
         <p className="t-muted t-audit-note">{t("audit.note")}</p>
       </section>
+
+      {/* A question about this order opens the chat with the order attached for the operator. */}
+      <AskServiceButton kind="order" refId={order.id} />
     </Screen>
   );
 }

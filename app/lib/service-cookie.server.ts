@@ -1,0 +1,22 @@
+import { guestCookie, guestTokenFromCookie } from "../../worker/service-cookie";
+
+/**
+ * The guest's customer-service cookie `pl_guest` (docs/customer-service.md): httpOnly, so
+ * scripts never see it, SameSite=Lax, path /, 30 days. The same cookie object the API and the
+ * WebSocket upgrade read (worker/service-cookie.ts).
+ */
+
+const secure = (request: Request) => new URL(request.url).protocol === "https:";
+
+export function readGuestToken(request: Request): Promise<string | null> {
+  return guestTokenFromCookie(request.headers.get("cookie"));
+}
+
+export function setGuestCookie(request: Request, token: string): Promise<string> {
+  return guestCookie.serialize(token, { secure: secure(request) });
+}
+
+/** After sign-in the token reads nothing any more; the page drops it. */
+export function clearGuestCookie(request: Request): Promise<string> {
+  return guestCookie.serialize("", { secure: secure(request), maxAge: 0 });
+}
