@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
 import { formatDate } from "../../lib/format";
 import type { ContextKind } from "../../lib/service";
+import { PromotionPanel } from "../admin/promotion-panel";
 
 export type Customer = {
   id: number;
@@ -68,6 +69,8 @@ export function CustomerPanel({ user, contexts, locale }: { user: Customer | nul
                 <strong>{t(`about.${c.kind}`, { id: c.ref_id })}</strong>
                 <br />
                 {c.summary}
+                {/* A signed-in customer's promotion: their qualifying deposits, grant or decline, right here. */}
+                {c.kind === "promotion" && user ? <PromotionPanel userId={user.id} promotionId={c.ref_id} /> : null}
               </li>
             ))}
           </ul>

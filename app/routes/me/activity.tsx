@@ -12,6 +12,7 @@ import { formatDate } from "../../lib/format";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";
+import { serviceUrl } from "../../lib/service";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
@@ -29,7 +30,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 /** The customer-service conversation with this promotion attached (the chat page reads `context`). */
-const serviceUrl = (id: number) => `/pages/me/sub/service?context=promotion:${id}`;
 
 const TONE: Record<UserPromotionOut["state"], StatusTone> = { not_booked: "neutral", booked: "pending", granted: "good", declined: "bad" };
 const DAY_MS = 86_400_000;
@@ -107,12 +107,12 @@ function Actions({ p }: { p: UserPromotionOut }) {
   const fetcher = useFetcher<PageEnvelope>();
   useEnvelope(fetcher.data, (_d, msg) => {
     ui.toast(msg);
-    navigate(serviceUrl(p.id));
+    navigate(serviceUrl("promotion", p.id));
   });
   if (p.state === "booked")
     return (
       <div className="m-item-actions">
-        <AppLink to={serviceUrl(p.id)} className="btn btn-primary" data-testid="promotion-chat">
+        <AppLink to={serviceUrl("promotion", p.id)} className="btn btn-primary" data-testid="promotion-chat">
           {t("activity.open_chat")}
         </AppLink>
       </div>

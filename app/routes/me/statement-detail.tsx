@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /** Where a ledger reference leads in the app, when there is a page for it. */
-const REF_PAGES: Record<string, string> = { deposit: "/pages/me/sub/recharge-record", withdrawal: "/pages/me/sub/draw-record", pool_order: "/pages/me/sub/loan-records", miner_machine: "/pages/me/sub/machine" };
+const REF_PAGES: Record<string, string> = { deposit: "/pages/me/sub/recharge-record", withdrawal: "/pages/me/sub/draw-record", pool_order: "/pages/me/sub/loan-records", miner_machine: "/pages/me/sub/machine", promotion: "/pages/me/sub/activity" };
 
 /** One ledger transfer as it touched the user's accounts: one line, or two for an internal move. */
 export default function TransactionDetail() {
