@@ -28,7 +28,11 @@ function routePatterns(): string[] {
       prefix.pop();
     }
   };
-  appRoutes((cb: (r: typeof route) => void) => cb(route));
+  // A stand-in for Remix's defineRoutes that records each path instead of building a manifest.
+  appRoutes(((cb: (r: typeof route) => void) => {
+    cb(route);
+    return {};
+  }) as unknown as Parameters<typeof appRoutes>[0]);
   return [...new Set(out)].filter((p) => !p.startsWith("/locales") && p !== "/admin/login");
 }
 
