@@ -19,13 +19,19 @@ import { UiProvider } from "./components/ui";
 import { DemoBanner } from "./components/demo-banner";
 import { modeOf } from "../worker/mode";
 import { useUserChannel } from "./lib/use-user-channel";
+import { themeFromCookieHeader } from "./lib/theme";
+import { AppShell } from "./components/shell/app-shell";
 import type { UserInfo } from "./lib/types";
 import styles from "./styles/app.css";
+import shellStyles from "./styles/shell.css";
 export { shouldRevalidate } from "./lib/revalidate";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
+  // After app.css: the theme's colours and the shell's views (transition, slow navigation).
+  { rel: "stylesheet", href: shellStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon-180.png" },
   { rel: "manifest", href: "/manifest.webmanifest" },
 ];
 
@@ -49,7 +55,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw redirect(loginUrl(url.pathname + url.search), { headers });
   }
   // Real money needs a real price feed: without one, a production deploy is a labelled demo.
-  return { locale, user, mode: modeOf(context.env) };
+  // The theme cookie lets the server paint the right colours first time (app/lib/theme.ts).
+  return { locale, user, mode: modeOf(context.env), theme: themeFromCookieHeader(request.headers.get("cookie")) };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
@@ -64,12 +71,16 @@ const HASH_ROUTE_SCRIPT = `(function(){function go(){var h=location.hash;if(h.in
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const locale = data?.locale ?? "en";
+  const theme = data?.theme ?? "system";
   return (
-    <html lang={locale}>
+    <html lang={locale} data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#3c9cff" />
+        <meta name="color-scheme" content={theme === "system" ? "light dark" : theme} />
+        <meta name="apple-mobile-web-app-capable" content="yes" />
+        <meta name="mobile-web-app-capable" content="yes" />
         <script dangerouslySetInnerHTML={{ __html: HASH_ROUTE_SCRIPT }} />
         <Meta />
         <Links />
@@ -93,7 +104,9 @@ export default function App() {
   return (
     <UiProvider>
       {data?.mode === "demo" ? <DemoBanner /> : null}
-      <Outlet />
+      <AppShell>
+        <Outlet />
+      </AppShell>
     </UiProvider>
   );
 }

@@ -12,6 +12,13 @@ function userPages(route) {
   // Wallet home (tab 0): balance summary, banners, quick entries, contacts.
   route(undefined, "routes/home/wallet-home.tsx", { index: true }); // /
   route("pages/index/index", "routes/home/wallet-home-alias.tsx"); // /pages/index/index: the same home under its old path
+  // The old shell's other paths, redirected (routes/aliases/old-shell-paths.ts, docs/decisions/062).
+  route("pages/wallet/index", "routes/aliases/old-shell-paths.ts", { id: "aliases/wallet" }); // 301 → /
+  route("pages/index/template", "routes/aliases/old-shell-paths.ts", { id: "aliases/template" }); // 301 → /
+  route("pages/rob/index", "routes/aliases/old-shell-paths.ts", { id: "aliases/rob" }); // 301 → /pages/money/index (trade tab)
+  route("pages/team/index", "routes/aliases/old-shell-paths.ts", { id: "aliases/team" }); // 301 → /pages/me/index (me tab)
+  route("choose-location", "routes/aliases/old-shell-paths.ts", { id: "aliases/choose-location" }); // 302 → / (no location in this product)
+  route("open-location", "routes/aliases/old-shell-paths.ts", { id: "aliases/open-location" }); // 302 → /
 
   // Sign-in (open without a session: app/lib/guard.ts).
   route("pages/user/login", "routes/auth/login.tsx"); // account login, returns to ?path=

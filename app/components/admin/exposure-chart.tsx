@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { chartThemeOptions, currentTheme, useTheme } from "../../lib/theme";
 import type { IChartApi, ISeriesApi, LineData, UTCTimestamp } from "lightweight-charts";
 
 export type ExposurePoint = { ts_ms: number; up_payout_micro: number; down_payout_micro: number; worst_case_micro: number };
@@ -26,18 +27,22 @@ export function ExposureChart({ history, labels, locale }: { history: readonly E
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<"Line">[]>([]);
   const latest = useRef(history);
+  const theme = useTheme();
+  // The canvas cannot follow CSS variables: recolour it when the theme changes.
+  useEffect(() => chart.current?.applyOptions(chartThemeOptions(theme)), [theme]);
   latest.current = history;
 
   useEffect(() => {
     let disposed = false;
     void import("lightweight-charts").then(({ createChart, LineSeries }) => {
       if (disposed || !box.current) return;
+      const themed = chartThemeOptions(currentTheme());
       const c = createChart(box.current, {
         autoSize: true,
-        layout: { background: { color: "#ffffff" }, textColor: "#86909c", fontSize: 11, attributionLogo: true },
-        grid: { vertLines: { color: "#f2f3f5" }, horzLines: { color: "#f2f3f5" } },
-        rightPriceScale: { borderColor: "#e5e6eb" },
-        timeScale: { borderColor: "#e5e6eb", timeVisible: true, secondsVisible: true },
+        layout: { ...themed.layout, fontSize: 11, attributionLogo: true },
+        grid: themed.grid,
+        rightPriceScale: themed.rightPriceScale,
+        timeScale: { ...themed.timeScale, timeVisible: true, secondsVisible: true },
         localization: { locale },
         handleScroll: false,
         handleScale: false,

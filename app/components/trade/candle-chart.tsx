@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { chartThemeOptions, currentTheme, useTheme } from "../../lib/theme";
 import type { CandlestickData, IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { useQuoteEvents, type QuoteEvent } from "../../lib/quotes";
 import { INTERVAL_MS, INTERVALS, type Interval } from "../../lib/trade-types";
@@ -52,6 +53,9 @@ export function CandleChart({ productId, symbol, interval, locale, decimals }: {
   const [ready, setReady] = useState(false);
   const [state, setState] = useState<"loading" | "ready" | "error">("loading");
   const [reload, setReload] = useState(0);
+  const theme = useTheme();
+  // The canvas cannot follow CSS variables: recolour it when the theme changes.
+  useEffect(() => chart.current?.applyOptions(chartThemeOptions(theme)), [theme, ready]);
 
   // The chart itself: once per mount (and locale / precision).
   useEffect(() => {
@@ -63,13 +67,14 @@ export function CandleChart({ productId, symbol, interval, locale, decimals }: {
       const day = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric" });
       const month = new Intl.DateTimeFormat(locale, { month: "short" });
       const year = new Intl.DateTimeFormat(locale, { year: "numeric" });
+      const themed = chartThemeOptions(currentTheme());
       const c = createChart(box.current, {
         autoSize: true,
-        layout: { background: { color: "#ffffff" }, textColor: "#86909c", fontSize: 11, attributionLogo: true },
-        grid: { vertLines: { color: "#f2f3f5" }, horzLines: { color: "#f2f3f5" } },
-        rightPriceScale: { borderColor: "#e5e6eb", scaleMargins: { top: 0.12, bottom: 0.08 } },
+        layout: { ...themed.layout, fontSize: 11, attributionLogo: true },
+        grid: themed.grid,
+        rightPriceScale: { ...themed.rightPriceScale, scaleMargins: { top: 0.12, bottom: 0.08 } },
         timeScale: {
-          borderColor: "#e5e6eb",
+          ...themed.timeScale,
           timeVisible: true,
           secondsVisible: false,
           rightOffset: 3,

@@ -3,9 +3,11 @@ import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
 import { Screen } from "../../components/nav";
+import { ThemeSwitch } from "../../components/shell/theme-switch";
 import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
 import { clearTokenCookie, setLocaleCookie } from "../../lib/session.server";
+import { themeChoiceOf, themeCookie } from "../../lib/theme";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
 export { clientAction } from "../../lib/client-action";
@@ -18,6 +20,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (res.code !== 1) return res;
     return redirect("/pages/user/login", { headers: { "set-cookie": await clearTokenCookie(request) } });
   }
+  // Theme: only a cookie (the server renders it; the account does not need it).
+  if (intent === "theme") {
+    const cookie = themeCookie(themeChoiceOf(form.get("theme")), new URL(request.url).protocol === "https:");
+    return new Response(JSON.stringify({ code: 1 }), { headers: { "content-type": "application/json", "set-cookie": cookie } });
+  }
   // Language: stored on the account and in the `lng` cookie; the page then reloads.
   const locale = localeFromLang(String(form.get("lang") ?? ""));
   const res = await api(context, request, "/api/user/lang", { value: locale ?? "" });
@@ -29,6 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Settings() {
   const { t } = useTranslation("me");
+  const { t: ts } = useTranslation("shell");
   const root = useRootData();
   const ui = useUi();
   const langFetcher = useFetcher<PageEnvelope>({ key: "lang" });
@@ -58,6 +66,10 @@ export default function Settings() {
             </button>
           ))}
         </div>
+      </section>
+      <section className="card">
+        <h2 className="card-title">{ts("theme.title")}</h2>
+        <ThemeSwitch current={root?.theme ?? "system"} />
       </section>
       <section className="card">
         <h2 className="card-title">{t("account_section")}</h2>
