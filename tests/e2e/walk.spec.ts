@@ -72,21 +72,23 @@ function englishOnly(lng: LocaleKey): Set<string> {
   return out;
 }
 
-/** Real ids for the pages that need one, read through the API as the signed-in user or operator. */
-async function ids(page: Page): Promise<Record<string, string>> {
-  return page.evaluate(async () => {
-    const post = async (path: string, body: Record<string, unknown> = {}) =>
-      (await (await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as { data: any };
-    const products = (await post("/api/index/product_list")).data;
-    const list = products?.list ?? products ?? [];
-    // The order detail needs an order: the user places one, as the trade page would.
-    if (list[0] && document.location.pathname === "/") {
-      const quote = (await post("/api/index/product", { id: list[0].id })).data;
-      await post("/api/order/addorder", { product_id: list[0].id, direction: "up", amount: "10", seconds: 60, quote_price: quote.price, client_order_id: `walk-${Date.now()}` });
-    }
-    const orders = (await post("/api/order/hold", {})).data;
-    return { product: String(list[0]?.id ?? 1), order: String((orders?.items ?? [])[0]?.id ?? "") };
-  });
+/**
+ * Real ids for the pages that need one. The demo user places one small order through the API
+ * (as the trade page would), so the order detail shows a real order.
+ */
+async function ids(page: Page, who: Who): Promise<Record<string, string>> {
+  const api = page.request;
+  const products = (await (await api.post("/api/index/product_list", { data: {} })).json()).data as { id: number }[];
+  const product = products[0];
+  const known: Record<string, string> = { product: String(product?.id ?? 1) };
+  if (who !== "user" || !product) return known;
+  const login = (await (await api.post("/api/user/login", { data: { account: "demo", password: "demo12345" } })).json()).data;
+  const headers = { token: login.userinfo.token as string };
+  const quote = (await (await api.post("/api/index/product", { data: { id: product.id } })).json()).data;
+  await api.post("/api/order/addorder", { headers, data: { product_id: product.id, direction: "up", amount: "10", seconds: 60, quote_price: quote.price, client_order_id: `walk-${Date.now()}` } });
+  const hold = (await (await api.post("/api/order/hold", { headers, data: {} })).json()).data;
+  known.order = String(hold?.items?.[0]?.id ?? "");
+  return known;
 }
 
 function concrete(pattern: string, known: Record<string, string>): string {
@@ -202,7 +204,7 @@ for (const lng of ONLY ?? LOCALE_KEYS) {
       await context.addCookies([{ name: "lng", value: base64Json(lng), url: test.info().project.use.baseURL! }]);
       const page = await context.newPage();
       await signIn(context, page, who);
-      const known = who === "visitor" ? { product: "1" } : await ids(page);
+      const known = await ids(page, who);
       const landed = new Set<string>();
       for (const pattern of PATTERNS) {
         const isConsole = pattern.startsWith("/admin");
