@@ -22,7 +22,7 @@ function userPages(route) {
 
   // Sign-in (open without a session: app/lib/guard.ts).
   route("pages/user/login", "routes/auth/login.tsx"); // account login, returns to ?path=
-  route("pages/user/login2", "routes/auth/login-alias.tsx"); // the second login path: the same account login
+  route("pages/user/login2", "routes/auth/wallet-login.tsx"); // wallet login: Sign-In with Ethereum, or a Bitcoin key kept on this device
   route("pages/user/register", "routes/auth/register.tsx"); // registration with an invitation code
 
   // Trade (tab 1) and markets (tab 2).
@@ -57,6 +57,9 @@ function userPages(route) {
   route("pages/me/sub/loan", "routes/earn/loan.tsx"); // liquidity pool: products, the calculator (daily reward, maturity, early-redemption table), buy
   route("pages/me/sub/loan-records", "routes/earn/loan-records.tsx"); // the user's pool orders, their state, early redemption
   route("pages/me/sub/machine", "routes/earn/miner.tsx"); // cloud miner: plans, the user's machines, daily outputs
+
+  // Me: promotions.
+  route("pages/me/sub/activity", "routes/me/activity.tsx"); // promotions: terms in words, the user's state (not booked, booked, granted, declined), book then chat
 }
 
 /** @param {import("@remix-run/dev/dist/config/routes").DefineRouteFunction} route */
@@ -76,6 +79,8 @@ function consolePages(route) {
     route("money", "routes/admin/money-settings.tsx"); // /admin/money: deposit channels, platform bank account, withdrawal fees
     route("products", "routes/admin/markets.tsx"); // /admin/products: markets, durations, rates, exposure limits; parameters frozen while orders are open
     route("products/:id", "routes/admin/market-detail.tsx"); // /admin/products/:id: one market's settings and its open exposure, live
+    route("promotions", "routes/admin/promotions.tsx"); // /admin/promotions: create and edit (texts per language), open/close (second operator), bookings with the grant panel, bonuses waiting for a second operator
+    route("promotion-panel", "routes/admin/promotion-panel.tsx"); // /admin/promotion-panel?user_id=&promotion_id=: resource route (loader + action) behind <PromotionPanel>
     route("earn", "routes/admin/earn.tsx"); // /admin/earn: pool products and miner plans; terms read-only while anything bought under them runs
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
     route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log

@@ -9,6 +9,7 @@ import en_errors from "./en/errors.json";
 import en_admin from "./en/admin.json";
 import en_wallet from "./en/wallet.json";
 import en_trade from "./en/trade.json";
+import en_promotions from "./en/promotions.json";
 import en_shell from "./en/shell.json";
 import es_common from "./es/common.json";
 import es_auth from "./es/auth.json";
@@ -18,6 +19,7 @@ import es_errors from "./es/errors.json";
 import es_admin from "./es/admin.json";
 import es_wallet from "./es/wallet.json";
 import es_trade from "./es/trade.json";
+import es_promotions from "./es/promotions.json";
 import es_shell from "./es/shell.json";
 import th_common from "./th/common.json";
 import th_auth from "./th/auth.json";
@@ -27,6 +29,7 @@ import th_errors from "./th/errors.json";
 import th_admin from "./th/admin.json";
 import th_wallet from "./th/wallet.json";
 import th_trade from "./th/trade.json";
+import th_promotions from "./th/promotions.json";
 import th_shell from "./th/shell.json";
 import de_common from "./de/common.json";
 import de_auth from "./de/auth.json";
@@ -36,6 +39,7 @@ import de_errors from "./de/errors.json";
 import de_admin from "./de/admin.json";
 import de_wallet from "./de/wallet.json";
 import de_trade from "./de/trade.json";
+import de_promotions from "./de/promotions.json";
 import de_shell from "./de/shell.json";
 import it_common from "./it/common.json";
 import it_auth from "./it/auth.json";
@@ -45,6 +49,7 @@ import it_errors from "./it/errors.json";
 import it_admin from "./it/admin.json";
 import it_wallet from "./it/wallet.json";
 import it_trade from "./it/trade.json";
+import it_promotions from "./it/promotions.json";
 import it_shell from "./it/shell.json";
 import pt_common from "./pt/common.json";
 import pt_auth from "./pt/auth.json";
@@ -54,6 +59,7 @@ import pt_errors from "./pt/errors.json";
 import pt_admin from "./pt/admin.json";
 import pt_wallet from "./pt/wallet.json";
 import pt_trade from "./pt/trade.json";
+import pt_promotions from "./pt/promotions.json";
 import pt_shell from "./pt/shell.json";
 import ja_common from "./ja/common.json";
 import ja_auth from "./ja/auth.json";
@@ -63,6 +69,7 @@ import ja_errors from "./ja/errors.json";
 import ja_admin from "./ja/admin.json";
 import ja_wallet from "./ja/wallet.json";
 import ja_trade from "./ja/trade.json";
+import ja_promotions from "./ja/promotions.json";
 import ja_shell from "./ja/shell.json";
 import zhHant_common from "./zh-Hant/common.json";
 import zhHant_auth from "./zh-Hant/auth.json";
@@ -72,6 +79,7 @@ import zhHant_errors from "./zh-Hant/errors.json";
 import zhHant_admin from "./zh-Hant/admin.json";
 import zhHant_wallet from "./zh-Hant/wallet.json";
 import zhHant_trade from "./zh-Hant/trade.json";
+import zhHant_promotions from "./zh-Hant/promotions.json";
 import zhHant_shell from "./zh-Hant/shell.json";
 import vi_common from "./vi/common.json";
 import vi_auth from "./vi/auth.json";
@@ -81,6 +89,7 @@ import vi_errors from "./vi/errors.json";
 import vi_admin from "./vi/admin.json";
 import vi_wallet from "./vi/wallet.json";
 import vi_trade from "./vi/trade.json";
+import vi_promotions from "./vi/promotions.json";
 import vi_shell from "./vi/shell.json";
 import zhHans_common from "./zh-Hans/common.json";
 import zhHans_auth from "./zh-Hans/auth.json";
@@ -90,21 +99,22 @@ import zhHans_errors from "./zh-Hans/errors.json";
 import zhHans_admin from "./zh-Hans/admin.json";
 import zhHans_wallet from "./zh-Hans/wallet.json";
 import zhHans_trade from "./zh-Hans/trade.json";
+import zhHans_promotions from "./zh-Hans/promotions.json";
 import zhHans_shell from "./zh-Hans/shell.json";
 
-export const NAMESPACES = ["common", "auth", "home", "me", "errors", "admin", "wallet", "trade", "shell"] as const;
+export const NAMESPACES = ["common", "auth", "home", "me", "errors", "admin", "wallet", "trade", "promotions", "shell"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 export type Messages = { [key: string]: string | Messages };
 
 export const RESOURCES: Record<LocaleKey, Record<Namespace, Messages>> = {
-  "en": { common: en_common, auth: en_auth, home: en_home, me: en_me, errors: en_errors, admin: en_admin, wallet: en_wallet, trade: en_trade, shell: en_shell },
-  "es": { common: es_common, auth: es_auth, home: es_home, me: es_me, errors: es_errors, admin: es_admin, wallet: es_wallet, trade: es_trade, shell: es_shell },
-  "th": { common: th_common, auth: th_auth, home: th_home, me: th_me, errors: th_errors, admin: th_admin, wallet: th_wallet, trade: th_trade, shell: th_shell },
-  "de": { common: de_common, auth: de_auth, home: de_home, me: de_me, errors: de_errors, admin: de_admin, wallet: de_wallet, trade: de_trade, shell: de_shell },
-  "it": { common: it_common, auth: it_auth, home: it_home, me: it_me, errors: it_errors, admin: it_admin, wallet: it_wallet, trade: it_trade, shell: it_shell },
-  "pt": { common: pt_common, auth: pt_auth, home: pt_home, me: pt_me, errors: pt_errors, admin: pt_admin, wallet: pt_wallet, trade: pt_trade, shell: pt_shell },
-  "ja": { common: ja_common, auth: ja_auth, home: ja_home, me: ja_me, errors: ja_errors, admin: ja_admin, wallet: ja_wallet, trade: ja_trade, shell: ja_shell },
-  "zh-Hant": { common: zhHant_common, auth: zhHant_auth, home: zhHant_home, me: zhHant_me, errors: zhHant_errors, admin: zhHant_admin, wallet: zhHant_wallet, trade: zhHant_trade, shell: zhHant_shell },
-  "vi": { common: vi_common, auth: vi_auth, home: vi_home, me: vi_me, errors: vi_errors, admin: vi_admin, wallet: vi_wallet, trade: vi_trade, shell: vi_shell },
-  "zh-Hans": { common: zhHans_common, auth: zhHans_auth, home: zhHans_home, me: zhHans_me, errors: zhHans_errors, admin: zhHans_admin, wallet: zhHans_wallet, trade: zhHans_trade, shell: zhHans_shell },
+  "en": { common: en_common, auth: en_auth, home: en_home, me: en_me, errors: en_errors, admin: en_admin, wallet: en_wallet, trade: en_trade, promotions: en_promotions, shell: en_shell },
+  "es": { common: es_common, auth: es_auth, home: es_home, me: es_me, errors: es_errors, admin: es_admin, wallet: es_wallet, trade: es_trade, promotions: es_promotions, shell: es_shell },
+  "th": { common: th_common, auth: th_auth, home: th_home, me: th_me, errors: th_errors, admin: th_admin, wallet: th_wallet, trade: th_trade, promotions: th_promotions, shell: th_shell },
+  "de": { common: de_common, auth: de_auth, home: de_home, me: de_me, errors: de_errors, admin: de_admin, wallet: de_wallet, trade: de_trade, promotions: de_promotions, shell: de_shell },
+  "it": { common: it_common, auth: it_auth, home: it_home, me: it_me, errors: it_errors, admin: it_admin, wallet: it_wallet, trade: it_trade, promotions: it_promotions, shell: it_shell },
+  "pt": { common: pt_common, auth: pt_auth, home: pt_home, me: pt_me, errors: pt_errors, admin: pt_admin, wallet: pt_wallet, trade: pt_trade, promotions: pt_promotions, shell: pt_shell },
+  "ja": { common: ja_common, auth: ja_auth, home: ja_home, me: ja_me, errors: ja_errors, admin: ja_admin, wallet: ja_wallet, trade: ja_trade, promotions: ja_promotions, shell: ja_shell },
+  "zh-Hant": { common: zhHant_common, auth: zhHant_auth, home: zhHant_home, me: zhHant_me, errors: zhHant_errors, admin: zhHant_admin, wallet: zhHant_wallet, trade: zhHant_trade, promotions: zhHant_promotions, shell: zhHant_shell },
+  "vi": { common: vi_common, auth: vi_auth, home: vi_home, me: vi_me, errors: vi_errors, admin: vi_admin, wallet: vi_wallet, trade: vi_trade, promotions: vi_promotions, shell: vi_shell },
+  "zh-Hans": { common: zhHans_common, auth: zhHans_auth, home: zhHans_home, me: zhHans_me, errors: zhHans_errors, admin: zhHans_admin, wallet: zhHans_wallet, trade: zhHans_trade, promotions: zhHans_promotions, shell: zhHans_shell },
 };

@@ -19,6 +19,9 @@ import { deposit_channels, deposits, products } from "../worker/db/schema";
 import { saveProduct } from "../worker/domain/trades/products";
 import { listMinerPlans, listPoolProducts, saveMinerPlan, savePoolProduct } from "../worker/domain/earn/products";
 import { MICRO_PER_USDT as USDT } from "../worker/domain/money/units";
+import { savePromotion } from "../worker/domain/promotions/promotions";
+import type { PromotionTexts } from "../worker/domain/promotions/texts";
+import { promotions } from "../worker/db/schema";
 
 export const DEMO = {
   invite_code: "WELCOME",
@@ -60,6 +63,7 @@ export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): P
   done.push(...(await seedMoney(db, bucket, now_ms)));
   done.push(...(await seedProducts(db, now_ms)));
   done.push(...(await seedEarn(db, now_ms)));
+  done.push(...(await seedPromotions(db, now_ms)));
   return done;
 }
 
@@ -155,4 +159,29 @@ async function seedEarn(db: Db, now_ms: number): Promise<string[]> {
     done.push("miner plan");
   }
   return done;
+}
+
+/** The demo's recharge promotion, in every language: 10 % of one deposit up to 50 USDT, from 100 USDT. */
+const DEMO_PROMOTION_TEXTS: PromotionTexts = {
+  en: { title: "Welcome recharge bonus", terms: "Book an appointment with customer service, then deposit at least 100 USDT: you get 10 % of that deposit, up to 50 USDT. One bonus per person." },
+  es: { title: "Bono de recarga de bienvenida", terms: "Reserve una cita con atención al cliente y deposite al menos 100 USDT: recibe el 10 % de ese depósito, hasta 50 USDT. Un bono por persona." },
+  th: { title: "โบนัสเติมเงินต้อนรับ", terms: "จองนัดหมายกับฝ่ายบริการลูกค้า แล้วฝากอย่างน้อย 100 USDT: รับ 10% ของยอดฝากนั้น สูงสุด 50 USDT หนึ่งโบนัสต่อหนึ่งคน" },
+  de: { title: "Willkommens-Einzahlungsbonus", terms: "Buchen Sie einen Termin beim Kundenservice und zahlen Sie mindestens 100 USDT ein: Sie erhalten 10 % dieser Einzahlung, höchstens 50 USDT. Ein Bonus pro Person." },
+  it: { title: "Bonus di benvenuto sulla ricarica", terms: "Prenota un appuntamento con il servizio clienti, poi deposita almeno 100 USDT: ricevi il 10% di quel deposito, fino a 50 USDT. Un bonus a persona." },
+  pt: { title: "Bônus de recarga de boas-vindas", terms: "Agende um atendimento com o suporte e deposite pelo menos 100 USDT: você recebe 10% desse depósito, até 50 USDT. Um bônus por pessoa." },
+  ja: { title: "ウェルカム入金ボーナス", terms: "カスタマーサービスに予約してから100 USDT以上を入金すると、その入金の10%（上限50 USDT）を受け取れます。お一人様1回限りです。" },
+  "zh-Hant": { title: "新手充值獎金", terms: "先向客服預約，再充值至少 100 USDT：可獲得該筆充值的 10%，最多 50 USDT。每人限一次。" },
+  vi: { title: "Thưởng nạp tiền chào mừng", terms: "Đặt lịch hẹn với bộ phận chăm sóc khách hàng rồi nạp ít nhất 100 USDT: bạn nhận 10% khoản nạp đó, tối đa 50 USDT. Mỗi người một lần." },
+  "zh-Hans": { title: "新手充值奖金", terms: "先向客服预约，再充值至少 100 USDT：可获得该笔充值的 10%，最多 50 USDT。每人限一次。" },
+};
+
+/** One open recharge promotion (the seed sets terms nobody needs to check: operator null). */
+async function seedPromotions(db: Db, now_ms: number): Promise<string[]> {
+  if ((await db.select({ id: promotions.id }).from(promotions).limit(1)).length > 0) return [];
+  const DAY = 86_400_000;
+  const today = now_ms - (now_ms % DAY);
+  const input = { kind: "recharge_bonus" as const, texts: DEMO_PROMOTION_TEXTS, percent_bp: 1000, cap_micro: 50 * USDT, min_deposit_micro: 100 * USDT, starts_at_ms: today - 30 * DAY, ends_at_ms: today + 90 * DAY, enabled: true, sort: 0 };
+  const r = await savePromotion(db, null, null, input, "demo seed", now_ms);
+  if (r.status !== "ok") throw new Error(`seed: promotion: ${r.status}`);
+  return ["recharge promotion"];
 }

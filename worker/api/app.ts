@@ -9,6 +9,7 @@ import { adminApi } from "./resources/admin";
 import { adminMoneyApi } from "./resources/admin-money";
 import { adminTradesApi } from "./resources/admin-trades";
 import { adminEarnApi } from "./resources/admin-earn";
+import { adminPromotionsApi } from "./resources/admin-promotions";
 import { indexApi } from "./resources/index";
 import { userApi } from "./resources/user";
 import { moneyApi } from "./resources/money";
@@ -17,6 +18,7 @@ import { adminProfilesApi, profileApi } from "./resources/profile";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
 import { earnApi } from "./resources/earn";
+import { promotionsApi } from "./resources/promotions";
 import { testClockApi } from "./resources/test-clock";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
@@ -46,12 +48,14 @@ export function createApi() {
   app.route("/index", indexApi);
   // Before the markets: `/index/product` with a `type` is earn's, without one the market detail.
   app.route("/index", earnApi);
+  app.route("/index", promotionsApi);
   app.route("/index", marketsApi);
   app.route("/order", orderApi);
   app.route("/admin", adminApi);
   app.route("/admin", adminMoneyApi);
   app.route("/admin", adminTradesApi);
   app.route("/admin", adminEarnApi);
+  app.route("/admin", adminPromotionsApi);
   app.route("/admin", adminProfilesApi);
   app.route("/test", testClockApi);
 

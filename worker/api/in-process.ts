@@ -14,7 +14,7 @@ export type ApiCall = <T = any>(
  * auth and the envelope live in one place. Pages pass the session token read from their
  * httpOnly cookie as the `token` header, exactly as an API client would.
  */
-export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null): ApiCall {
+export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiCall {
   return async (path, opts = {}) => {
     const headers = new Headers();
     // The visitor's address, so per-IP limits count what they do through pages too.
@@ -28,7 +28,9 @@ export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_i
       body = JSON.stringify(opts.body);
     }
     const method = opts.method ?? "POST";
-    const res = await api.request(`http://internal${path}`, { method, headers, body: method === "GET" ? undefined : body }, env, ctx);
+    // The page's own origin, so the API sees the host the visitor sees: a wallet signs its
+    // sign-in message for that domain, and the API checks it against its request URL.
+    const res = await api.request(`${origin}${path}`, { method, headers, body: method === "GET" ? undefined : body }, env, ctx);
     return { status: res.status, body: (await res.json()) as Envelope<any> };
   };
 }

@@ -45,6 +45,7 @@ function Badge({ n, label }: { n: number; label: string }) {
 
 export default function AdminLayout() {
   const { t } = useTranslation("admin");
+  const { t: tp } = useTranslation("promotions");
   const { operator, waiting } = useLoaderData<typeof loader>();
   return (
     <div className="admin">
@@ -74,6 +75,9 @@ export default function AdminLayout() {
           <NavLink to="/admin/products">{t("nav_products")}</NavLink>
           <NavLink to="/admin/earn" data-testid="nav-earn">
             {t("nav_earn")}
+          </NavLink>
+          <NavLink to="/admin/promotions" data-testid="nav-promotions">
+            {tp("admin.nav")}
           </NavLink>
           <NavLink to="/admin/ledger">{t("nav_ledger")}</NavLink>
           <NavLink to="/admin/audit">{t("nav_audit")}</NavLink>

@@ -20,7 +20,11 @@ type Rule = WithdrawalRuleOut;
 type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule }; four_eyes: { threshold: string; threshold_micro: number } };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  return (await adminApiOrLogin<MoneyConfig>(context, request, "/api/admin/money_config")).data;
+  const [money, promotions] = await Promise.all([
+    adminApiOrLogin<MoneyConfig>(context, request, "/api/admin/money_config"),
+    adminApi<{ four_eyes: { threshold: string; threshold_micro: number } }>(context, request, "/api/admin/promotion_config"),
+  ]);
+  return { ...money.data, promotion_four_eyes: promotions.code === 1 ? promotions.data.four_eyes : null };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -32,6 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "bank") return adminApi(context, request, "/api/admin/bank_account", body);
   if (intent === "four_eyes") return adminApi(context, request, "/api/admin/deposit_four_eyes", body);
+  if (intent === "promotion_four_eyes") return adminApi(context, request, "/api/admin/promotion_four_eyes", body);
   if (intent === "rule" && (channel === "trc20" || channel === "bank")) return adminApi(context, request, `/api/admin/withdrawal_rules/${channel}`, body);
   return { status: 400, code: 0 as const, msg: "", data: null };
 }
@@ -39,7 +44,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 /** Where users deposit, the platform bank account, and withdrawal fees: every save audited with a reason. */
 export default function AdminMoney() {
   const { t } = useTranslation("admin");
-  const { channels, bank, rules, four_eyes } = useLoaderData<typeof loader>();
+  const { t: tp } = useTranslation("promotions");
+  const { channels, bank, rules, four_eyes, promotion_four_eyes } = useLoaderData<typeof loader>();
   return (
     <section>
       <h1>{t("money.title")}</h1>
@@ -50,6 +56,15 @@ export default function AdminMoney() {
       <ConfigForm intent="four_eyes" title={t("money.four_eyes_title")} testId="four-eyes-form">
         <Field key={four_eyes.threshold} label={t("money.four_eyes_threshold")} name="threshold" defaultValue={four_eyes.threshold} inputMode="decimal" required data-testid="four-eyes-threshold" />
       </ConfigForm>
+      {promotion_four_eyes ? (
+        <>
+          <h2>{tp("money.four_eyes_title")}</h2>
+          <p className="muted">{tp("money.four_eyes_note")}</p>
+          <ConfigForm intent="promotion_four_eyes" title={tp("money.four_eyes_title")} testId="promotion-four-eyes-form">
+            <Field key={promotion_four_eyes.threshold} label={t("money.four_eyes_threshold")} name="threshold" defaultValue={promotion_four_eyes.threshold} inputMode="decimal" required data-testid="promotion-four-eyes-threshold" />
+          </ConfigForm>
+        </>
+      ) : null}
       <h2>{t("money.bank_title")}</h2>
       <p className="muted">{t("money.bank_note")}</p>
       <BankForm bank={bank} />

@@ -42,10 +42,6 @@ export async function signedIn(request: Request, info: UserInfo & { token: strin
 }
 
 export default function Login() {
-  return <LoginForm titleKey="login_title" />;
-}
-
-export function LoginForm({ titleKey }: { titleKey: "login_title" | "login2_title" }) {
   const { t } = useTranslation("auth");
   const { t: tc } = useTranslation();
   const ui = useUi();
@@ -53,7 +49,7 @@ export function LoginForm({ titleKey }: { titleKey: "login_title" | "login2_titl
   const [params] = useSearchParams();
   useEnvelope(fetcher.data);
   return (
-    <Screen title={t(titleKey)}>
+    <Screen title={t("login_title")}>
       <div className="auth">
         <div className="auth-brand">
           <img src="/favicon.svg" alt="" width="56" height="56" />
@@ -77,6 +73,9 @@ export function LoginForm({ titleKey }: { titleKey: "login_title" | "login2_titl
             {t("login_submit")}
           </button>
         </fetcher.Form>
+        <p className="auth-switch">
+          <AppLink to={`/pages/user/login2${params.get("path") ? `?path=${encodeURIComponent(params.get("path")!)}` : ""}`}>{t("go_wallet_login")}</AppLink>
+        </p>
         <p className="auth-switch">
           {t("no_account")} <AppLink to={`/pages/user/register${params.get("code") ? `?code=${encodeURIComponent(params.get("code")!)}` : ""}`}>{t("go_register")}</AppLink>
         </p>

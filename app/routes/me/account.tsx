@@ -18,6 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function Accounts() {
   const { t } = useTranslation("me");
   const { t: tw } = useTranslation("wallet");
+  const { t: tp } = useTranslation("promotions");
   const root = useRootData();
   const user = root?.user;
   const copy = useCopy();
@@ -58,11 +59,12 @@ export default function Accounts() {
         <MenuItem to="/pages/me/sub/loan" label={tw("earn.loan.title")} />
         <MenuItem to="/pages/me/sub/loan-records" label={tw("earn.records.title")} />
         <MenuItem to="/pages/me/sub/machine" label={tw("earn.miner.title")} />
+        <MenuItem to="/pages/me/sub/activity" label={tp("activity.title")} testId="menu-activity" />
       </nav>
       <nav className="menu card" aria-label={t("title")}>
         <MenuItem to="/pages/me/sub/improve-info" label={t("menu_profile")} detail={profile_status ? t(`profile.status_${profile_status}`) : undefined} testId="menu-profile" />
         <MenuItem to="/pages/me/sub/setting" label={t("settings")} />
-        <MenuItem to="/pages/me/sub/modify-pwd" label={t("modify_pwd")} />
+        <MenuItem to="/pages/me/sub/modify-pwd" label={t(user.has_password ? "modify_pwd" : "pwd_set_title")} />
         <MenuItem to="/pages/me/sub/about" label={t("about")} />
       </nav>
     </Screen>

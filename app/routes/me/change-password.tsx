@@ -7,6 +7,7 @@ import { Screen } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { useRootData } from "../../root";
 export { clientAction } from "../../lib/client-action";
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -27,31 +28,34 @@ export default function ModifyPassword() {
   const navigate = useNavigate();
   const fetcher = useFetcher<PageEnvelope>();
   const form = useRef<HTMLFormElement>(null);
+  // A wallet account without a password sets its first one: no old password to ask for.
+  const setting = useRootData()?.user?.has_password === false;
+  const required = setting ? ["new_password", "new_password_confirm"] : ["old_password", "new_password", "new_password_confirm"];
   useEnvelope(fetcher.data, (_data, msg) => {
     ui.toast(msg);
     form.current?.reset();
     navigate(-1);
   });
   return (
-    <Screen title={t("pwd_title")} back>
+    <Screen title={t(setting ? "pwd_set_title" : "pwd_title")} back>
       <fetcher.Form
         ref={form}
         method="post"
         className="card form"
         noValidate
         onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["old_password", "new_password", "new_password_confirm"])) {
+          if (missingFields(e.currentTarget, required)) {
             e.preventDefault();
             ui.toast(tc("incomplete"));
           }
         }}
       >
-        <Field label={t("old_password")} name="old_password" type="password" autoComplete="current-password" placeholder={t("old_password_placeholder")} />
+        {setting ? null : <Field label={t("old_password")} name="old_password" type="password" autoComplete="current-password" placeholder={t("old_password_placeholder")} />}
         <Field label={t("new_password")} name="new_password" type="password" autoComplete="new-password" placeholder={t("new_password_placeholder")} hint={ta("password_rule")} maxLength={64} />
         <Field label={t("confirm_new_password")} name="new_password_confirm" type="password" autoComplete="new-password" placeholder={t("confirm_new_password_placeholder")} maxLength={64} />
-        <p className="muted">{t("pwd_note")}</p>
+        <p className="muted">{t(setting ? "pwd_set_note" : "pwd_note")}</p>
         <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"}>
-          {t("pwd_submit")}
+          {t(setting ? "pwd_set_submit" : "pwd_submit")}
         </button>
       </fetcher.Form>
     </Screen>

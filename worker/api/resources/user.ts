@@ -4,7 +4,7 @@ import { z } from "zod";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
 import { grantDemoMoney } from "../../domain/ledger/demo";
 import { modeOf } from "../../mode";
-import { changePassword, loginUser, registerUser, setUserLanguage, type User } from "../../domain/identity/users";
+import { changePassword, hasPassword, loginUser, registerUser, setUserLanguage, type User } from "../../domain/identity/users";
 import { revokeSession } from "../../domain/identity/session";
 import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/rules";
 import { requireUser } from "../../middleware/auth";
@@ -14,6 +14,7 @@ import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
+import { issueNonce, walletLogin } from "../../domain/identity/wallet-login";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
 const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
@@ -36,9 +37,17 @@ const RegisterBody = z
 
 const LoginBody = z.object({ account: text({ max: 64, invalid: "errors.login_failed" }), password: text({ max: 256, trim: false, invalid: "errors.login_failed" }) });
 
+const WalletLoginBody = z.object({
+  account: text({ max: 100, invalid: "errors.wallet_message_invalid" }),
+  message: text({ max: 2000, trim: false, invalid: "errors.wallet_message_invalid" }),
+  signature: text({ max: 200, invalid: "errors.wallet_signature_invalid" }),
+  type: z.enum(["eth", "btc"], { error: "errors.wallet_message_invalid" }),
+});
+
 const ResetPasswordBody = z
   .object({
-    old_password: text({ max: 256, trim: false, invalid: "errors.old_password_wrong" }),
+    // Absent only when a wallet account sets its first password (changePassword decides).
+    old_password: z.string({ error: "errors.old_password_wrong" }).max(256, "errors.old_password_wrong").default(""),
     new_password: password,
     new_password_confirm: text({ max: PASSWORD_MAX, trim: false }).optional(),
   })
@@ -64,6 +73,7 @@ export function userInfo(user: User, balances: UserBalances, token?: string) {
     lang: user.lang,
     created_at_ms: user.created_at_ms,
     password_changed_at_ms: user.password_changed_at_ms,
+    has_password: hasPassword(user),
     balance: formatAmount(balances.available_micro),
     locked: formatAmount(balances.locked_micro),
     total: formatAmount(balances.total_micro),
@@ -87,6 +97,17 @@ export const userApi = new Hono<AppEnv>()
     const result = await loginUser(c.get("db"), body, Date.now());
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
+  })
+  .get("/nonce", limitAuthAttempts, async (c) => ok(c, await issueNonce(c.get("db"), Date.now())))
+  .post("/loginByAddr", limitAuthAttempts, async (c) => {
+    const body = read(c, WalletLoginBody);
+    const url = new URL(c.req.url);
+    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale") };
+    const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms: Date.now() });
+    if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
+    if (result.status !== "ok") throw new ApiError(`errors.wallet_${result.status}`);
+    if (result.created && modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
   })
   .post("/logout", requireUser, async (c) => {

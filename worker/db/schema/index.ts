@@ -6,3 +6,5 @@ export * from "./money";
 export * from "./trades";
 export * from "./profiles";
 export * from "./earn";
+export * from "./promotions";
+export * from "./wallet-login";

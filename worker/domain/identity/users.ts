@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { invite_codes, users } from "../../db/schema";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "./password";
@@ -35,29 +36,42 @@ export async function registerUser(
     return { status: "account_taken" };
   }
 
-  const password_hash = hashPassword(input.password);
+  const created = await createUserWithSession(
+    db,
+    { account, password_hash: hashPassword(input.password), inviter_id: invite.owner_user_id, invited_with_code: invite.code, lang: input.lang },
+    now_ms,
+  );
+  return created.status === "ok" ? created : { status: "account_taken" };
+}
+
+/** What a new user row needs besides its generated parts. `password_hash` "" means none yet. */
+export type NewUser = { account: string; password_hash: string; inviter_id: number | null; invited_with_code: string; lang: LocaleKey | null };
+
+/**
+ * The one way a user comes into being (registration and a wallet's first sign-in): the user,
+ * their own invitation code, their first session and their ledger accounts in one D1 batch,
+ * with the caller's `alongside` statements, so all of it exists afterwards or none of it does.
+ */
+export async function createUserWithSession(
+  db: Db,
+  input: NewUser,
+  now_ms: number,
+  alongside: BatchItem<"sqlite">[] = [],
+): Promise<{ status: "ok"; user: User; token: string } | { status: "account_taken" }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const own_code = newInviteCode();
     const token = newSessionToken();
-    const user_id = sql`(SELECT id FROM users WHERE account = ${account})`;
+    const user_id = sql`(SELECT id FROM users WHERE account = ${input.account})`;
     try {
       const [inserted] = await db.batch([
         db
           .insert(users)
-          .values({
-            account,
-            password_hash,
-            invite_code: own_code,
-            inviter_id: invite.owner_user_id,
-            invited_with_code: invite.code,
-            lang: input.lang,
-            created_at_ms: now_ms,
-            password_changed_at_ms: now_ms,
-          })
+          .values({ ...input, invite_code: own_code, created_at_ms: now_ms, password_changed_at_ms: now_ms })
           .returning(),
         db.insert(invite_codes).values({ code: own_code, owner_user_id: user_id, created_at_ms: now_ms }),
         sessionInsert(db, "user", user_id, token, now_ms),
         ...userAccountInserts(db, user_id, now_ms),
+        ...alongside,
       ]);
       return { status: "ok", user: inserted[0], token };
     } catch (err) {
@@ -79,20 +93,42 @@ const throttleKey = (account: string) => `user:${account}`;
 
 export async function loginUser(db: Db, input: { account: string; password: string }, now_ms: number): Promise<LoginResult> {
   const account = normalizeAccount(input.account);
-  const key = throttleKey(account);
-  const attempt = await takeAttempt(db, key, now_ms);
-  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
+  const attempt = await takeSignInAttempt(db, account, now_ms);
+  if (attempt.status === "throttled") return attempt;
 
   const user = await db.query.users.findFirst({ where: eq(users.account, account) });
-  // Unknown accounts cost one hash too, so timing does not tell which accounts exist.
-  const valid = user ? verifyPassword(input.password, user.password_hash) : verifyAgainstDummy(input.password);
-  if (!user || !valid) {
-    await failedAttempt(db, key, now_ms);
-    return { status: "failed" };
-  }
+  // Unknown accounts, and wallet accounts without a password (""), cost one hash too, so
+  // timing does not tell which accounts exist or how they sign in.
+  const valid = user && hasPassword(user) ? verifyPassword(input.password, user.password_hash) : verifyAgainstDummy(input.password);
+  if (!user || !valid) return refuseSignIn(db, account, now_ms);
+  return openSession(db, user, now_ms, rehashOnLogin(db, user, input.password));
+}
+
+/**
+ * The first step of every sign-in, by password or by wallet: one attempt from the account's
+ * throttle, taken before any proof is checked.
+ */
+export async function takeSignInAttempt(db: Db, account: string, now_ms: number): Promise<{ status: "taken" } | { status: "throttled"; retry_after_ms: number }> {
+  const attempt = await takeAttempt(db, throttleKey(account), now_ms);
+  return attempt.status === "locked" ? { status: "throttled", retry_after_ms: attempt.retry_after_ms } : { status: "taken" };
+}
+
+/** A refused proof keeps its attempt; the one that fills the window locks the account. */
+export async function refuseSignIn(db: Db, account: string, now_ms: number): Promise<{ status: "failed" }> {
+  await failedAttempt(db, throttleKey(account), now_ms);
+  return { status: "failed" };
+}
+
+/** The statement that clears an account's throttle once its owner has proven who they are. */
+export function clearSignInAttempts(db: Db, account: string) {
+  return succeededAttempt(db, throttleKey(account));
+}
+
+/** A new session for a user who has proven who they are, in one batch with `alongside`. */
+export async function openSession(db: Db, user: User, now_ms: number, alongside: BatchItem<"sqlite">[] = []) {
   const token = newSessionToken();
-  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), succeededAttempt(db, key), ...rehashOnLogin(db, user, input.password)]);
-  return { status: "ok", user, token };
+  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), clearSignInAttempts(db, user.account), ...alongside]);
+  return { status: "ok" as const, user, token };
 }
 
 /**
@@ -137,8 +173,13 @@ export async function changePassword(
 ): Promise<ChangePasswordResult> {
   if (!isValidPassword(input.new_password)) return { status: "password_invalid" };
   const user = await db.query.users.findFirst({ where: eq(users.id, input.user_id) });
-  if (!user || !verifyPassword(input.old_password, user.password_hash)) return { status: "old_password_wrong" };
-  if (input.old_password === input.new_password) return { status: "password_same" };
+  if (!user) return { status: "old_password_wrong" };
+  // A wallet account that never had a password sets its first one with its session alone
+  // (decision 059); every other change needs the current password.
+  if (hasPassword(user)) {
+    if (!verifyPassword(input.old_password, user.password_hash)) return { status: "old_password_wrong" };
+    if (input.old_password === input.new_password) return { status: "password_same" };
+  }
   await db.batch([
     db
       .update(users)
@@ -149,6 +190,11 @@ export async function changePassword(
     revokeOtherSessions(db, "user", user.id, input.keep_token_hash, now_ms),
   ]);
   return { status: "ok" };
+}
+
+/** "" is how a wallet account without a password is stored; no password ever matches it. */
+export function hasPassword(user: Pick<User, "password_hash">): boolean {
+  return user.password_hash !== "";
 }
 
 export async function setUserLanguage(db: Db, user_id: number, lang: LocaleKey) {

@@ -28,6 +28,8 @@ export const REASON_CODES = [
   "pool_penalty",
   "miner_purchase",
   "miner_output",
+  // A recharge promotion's bonus (worker/domain/promotions/grants.ts).
+  "promotion_bonus",
 ] as const;
 
 export type ReasonCode = (typeof REASON_CODES)[number];

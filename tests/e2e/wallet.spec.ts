@@ -1,0 +1,161 @@
+import { expect, test, type Page } from "@playwright/test";
+import { createBase58check } from "@scure/base";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { privateKeyToAccount } from "viem/accounts";
+import { addressOfPrivateKey } from "../../worker/domain/identity/bip137";
+import { open, words } from "./helpers";
+
+const en_auth = words("en", "auth");
+const en_me = words("en", "me");
+const en_common = words("en", "common");
+
+/** A fixed test key: the e2e server starts from empty state, so its account is new each run. */
+const TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+const wallet = privateKeyToAccount(TEST_KEY);
+
+/**
+ * A browser wallet for the page: an EIP-1193 provider announced by EIP-6963 that signs with
+ * the test key through a function exposed from Node (viem), as an extension would.
+ */
+async function injectWallet(page: Page, opts: { reject?: string; names?: string[] } = {}) {
+  await page.exposeFunction("__e2eSign", (message: string) => wallet.signMessage({ message }));
+  await page.addInitScript(
+    ({ address, reject, names }) => {
+      const provider = {
+        async request({ method, params }: { method: string; params?: unknown[] }) {
+          if (method === "eth_requestAccounts" || method === "eth_accounts") {
+            if (reject) throw Object.assign(new Error(reject), { code: 4001 });
+            return [address];
+          }
+          if (method === "personal_sign") {
+            const hex = String(params?.[0]).slice(2);
+            const bytes = new Uint8Array(hex.match(/../g)!.map((b) => parseInt(b, 16)));
+            return (window as unknown as { __e2eSign(m: string): Promise<string> }).__e2eSign(new TextDecoder().decode(bytes));
+          }
+          throw new Error(`unsupported ${method}`);
+        },
+      };
+      const details = names.map((name, i) => Object.freeze({ info: { uuid: `e2e-wallet-${i}`, name, icon: "", rdns: `org.example.e2e${i}` }, provider }));
+      const announce = () => details.forEach((detail) => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail })));
+      window.addEventListener("eip6963:requestProvider", announce);
+      announce();
+    },
+    { address: wallet.address, reject: opts.reject ?? "", names: opts.names ?? ["E2E Wallet"] },
+  );
+}
+
+async function logOut(page: Page) {
+  await open(page, "/pages/me/sub/setting");
+  await page.getByRole("button", { name: en_me.logout }).click();
+  await page.getByRole("button", { name: en_common.confirm }).click();
+  await expect(page).toHaveURL(/\/pages\/user\/login$/);
+}
+
+/** The me tab's account name; a 42-character address must not widen the page past the phone. */
+async function accountName(page: Page) {
+  await open(page, "/pages/me/index");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  return page.getByTestId("account-name").textContent();
+}
+
+test("a browser wallet signs in with Sign-In with Ethereum, again into the same account, then sets a password", async ({ page }) => {
+  await injectWallet(page);
+  await open(page, "/pages/user/login");
+  await page.screenshot({ path: "tests/.reports/password-login-390x844.png" });
+  await page.getByRole("link", { name: en_auth.go_wallet_login }).click();
+  await expect(page).toHaveURL(/\/pages\/user\/login2$/);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  const signIn = page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") });
+  await expect(signIn).toBeVisible();
+  await page.screenshot({ path: "tests/.reports/wallet-login-with-wallet-390x844.png" });
+
+  await signIn.click();
+  await expect(page).toHaveURL(/\/$/);
+  const address = wallet.address.toLowerCase();
+  expect(await accountName(page)).toBe(address);
+
+  await logOut(page);
+  await open(page, "/pages/user/login2");
+  await page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await accountName(page)).toBe(address);
+
+  // A wallet account has no password: it sets one without an old one, then signs in by password too.
+  await page.getByRole("link", { name: en_me.pwd_set_title }).click();
+  await expect(page).toHaveURL(/\/pages\/me\/sub\/modify-pwd$/);
+  await expect(page.getByRole("heading", { name: en_me.pwd_set_title })).toBeVisible();
+  await expect(page.getByLabel(en_me.old_password)).toHaveCount(0);
+  await page.screenshot({ path: "tests/.reports/wallet-set-password-390x844.png" });
+  await page.getByLabel(en_me.new_password, { exact: true }).fill("wallet123");
+  await page.getByLabel(en_me.confirm_new_password).fill("wallet123");
+  await page.getByRole("button", { name: en_me.pwd_set_submit }).click();
+  // Success goes back to where the user came from.
+  await expect(page).toHaveURL(/\/pages\/me\/index$/);
+  await logOut(page);
+  await page.getByLabel(en_auth.account).fill(address);
+  await page.getByLabel(en_auth.password, { exact: true }).fill("wallet123");
+  await page.getByRole("button", { name: en_auth.login_submit }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a wallet that refuses its address shows why", async ({ page }) => {
+  await injectWallet(page, { reject: "User rejected the request." });
+  await open(page, "/pages/user/login2");
+  await page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") }).click();
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_eth_failed.replace("{{error}}", "User rejected the request."));
+  await expect(page).toHaveURL(/\/pages\/user\/login2$/);
+});
+
+test("without a wallet, a key made on this device signs in, and signs in again from storage", async ({ page }) => {
+  await open(page, "/pages/user/login2");
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_metamask_missing);
+  await expect(page.getByRole("note")).toHaveText(en_auth.device_key_warning);
+  const address = (await page.getByTestId("device-address").textContent())!;
+  expect(address).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);
+  await page.screenshot({ path: "tests/.reports/wallet-login-390x844.png" });
+
+  await page.getByRole("button", { name: en_auth.device_key_use }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await accountName(page)).toBe(address);
+
+  await logOut(page);
+  await open(page, "/pages/user/login2");
+  await expect(page.getByTestId("device-address")).toHaveText(address);
+  await page.getByRole("button", { name: en_auth.device_key_use }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await accountName(page)).toBe(address);
+
+  // The export sits behind a confirmation, and what it shows is this address's key.
+  await logOut(page);
+  await open(page, "/pages/user/login2");
+  await page.getByRole("button", { name: en_auth.device_key_export }).click();
+  await expect(page.getByRole("alertdialog")).toContainText(en_auth.device_key_export_confirm);
+  await page.getByRole("button", { name: en_common.confirm }).click();
+  const exported = (await page.getByTestId("device-wif").textContent())!;
+  const payload = createBase58check(sha256).decode(exported);
+  expect([payload[0], payload.length, payload[33]]).toEqual([0x80, 34, 0x01]);
+  expect(addressOfPrivateKey(payload.slice(1, 33))).toBe(address);
+});
+
+test("several wallets without MetaMask: the page says so and lets the user pick", async ({ page }) => {
+  await injectWallet(page, { names: ["Wallet A", "Wallet B"] });
+  await open(page, "/pages/user/login2");
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_metamask_not_selected);
+  await expect(page.getByText(en_auth.wallet_choose)).toBeVisible();
+  await page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "Wallet B") }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a browser that keeps nothing: no wallet and no device key, each failure said", async ({ page }) => {
+  await page.addInitScript(() => {
+    Storage.prototype.setItem = () => {
+      throw new Error("QuotaExceededError");
+    };
+  });
+  await open(page, "/pages/user/login2");
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_both_failed);
+  await expect(page.getByTestId("device-address")).toHaveCount(0);
+  await page.getByRole("button", { name: en_auth.device_key_use }).click();
+  await expect(page.getByRole("status")).toHaveText(en_auth.toast_btc_failed.replace("{{error}}", "QuotaExceededError"));
+  await expect(page).toHaveURL(/\/pages\/user\/login2$/);
+});
