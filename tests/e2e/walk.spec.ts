@@ -129,6 +129,7 @@ async function checkPage(page: Page, lng: LocaleKey, url: string, englishSet: Se
   const onPageError = (e: Error) => errors.push(String(e));
   page.on("console", onConsole);
   page.on("pageerror", onPageError);
+  const t0 = Date.now();
   await page.goto(url);
   const hydrated = await page
     .waitForFunction(() => document.documentElement.dataset.hydrated === "1", undefined, { timeout: 20_000 })
@@ -181,11 +182,14 @@ async function checkPage(page: Page, lng: LocaleKey, url: string, englishSet: Se
   }
   for (const o of seen.overflow) findings.push({ url, kind: "overflow", detail: o });
   if (seen.pageWidth > seen.vw + 1) findings.push({ url, kind: "overflow", detail: `page is ${seen.pageWidth}px wide` });
+  const t1 = Date.now();
   const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
   for (const v of axe.violations) {
     if (v.impact === "serious" || v.impact === "critical") findings.push({ url, kind: `axe ${v.impact}`, detail: `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}` });
   }
+  const t2 = Date.now();
   await page.screenshot({ path: shot });
+  if (process.env.WALK_TIMING) console.log(`  load+checks ${t1 - t0} ms, axe ${t2 - t1} ms, screenshot ${Date.now() - t2} ms`);
   return findings;
 }
 
