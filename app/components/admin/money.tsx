@@ -164,9 +164,16 @@ export function StatusPill({ status }: { status: string }) {
   return <span className={`pill pill-${status}`}>{t(`status.${status}`)}</span>;
 }
 
-/** Wraps a wide table so it scrolls sideways on a tablet instead of squeezing. */
+/**
+ * Wraps a wide table so it scrolls sideways on a tablet instead of squeezing. Focusable, so a
+ * keyboard user can scroll it too.
+ */
 export function TableWrap({ children }: { children: ReactNode }) {
-  return <div className="table-wrap">{children}</div>;
+  return (
+    <div className="table-wrap" tabIndex={0}>
+      {children}
+    </div>
+  );
 }
 
 /**

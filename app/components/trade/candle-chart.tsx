@@ -167,7 +167,7 @@ export function CandleChart({ productId, symbol, interval, locale, decimals }: {
 
   return (
     <div className="t-chart-wrap">
-      <div ref={box} className="t-chart" data-testid="chart" data-interval={interval} data-state={state} role="img" aria-label={t("chart_label", { symbol, interval })} />
+      <div ref={box} className="t-chart" data-testid="chart" data-interval={interval} data-state={state} role="figure" aria-label={t("chart_label", { symbol, interval })} />
       {state === "loading" && !ready ? <div className="t-chart-overlay">{t("chart_loading")}</div> : null}
       {state === "error" ? (
         <div className="t-chart-overlay">

@@ -162,7 +162,7 @@ function OwnAddress({ address, currency, chain }: { address: string; currency: s
   return (
     <>
       <div className="m-qr" role="img" aria-label={t("stored.qr_label")}>
-        <QRCodeSVG value={address} size={168} marginSize={2} level="M" />
+        <QRCodeSVG value={address} size={168} marginSize={2} level="M" aria-hidden="true" />
       </div>
       <p className="m-chain-line">
         <span className="m-tag">{currency}</span>
