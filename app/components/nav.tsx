@@ -94,7 +94,8 @@ function ServiceBadge() {
   const fetcher = useFetcher<{ unread?: number }>({ key: "service-unread" });
   const mark = useRef(0);
   useEffect(() => {
-    if (!signedIn || askedGeneration === generation) return;
+    // One question at a time: a second load would abort the first (an AbortError in the console).
+    if (!signedIn || askedGeneration === generation || fetcher.state !== "idle") return;
     askedGeneration = generation;
     mark.current = serviceUnreadMark();
     fetcher.load("/pages/me/sub/service?unread=1");

@@ -2,6 +2,8 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
 import { open, register, words } from "./helpers";
 
+const base64Json = (v: string) => Buffer.from(JSON.stringify(v)).toString("base64");
+
 /**
  * The promotion journey: one operator creates a recharge promotion, a second one opens it, a
  * user with a deposit books it (and lands in the customer-service conversation), the operator
@@ -41,9 +43,8 @@ async function deposit(page: Page, op: Page, name: string, amount: string) {
   await expect(op.getByTestId("deposit-row").filter({ hasText: name })).toHaveCount(0);
 }
 
-test("promotion journey: create, second operator opens, user books, operator grants, statement shows the bonus", async ({ page, browser }) => {
-  test.setTimeout(180_000);
-  const title = `Bonus ${Date.now().toString(36)}`;
+/** One operator creates a recharge promotion (10 % up to 50, minimum 100); the auditor opens it. */
+async function createOpenPromotion(browser: Browser, title: string) {
   const op = await signIn(browser, "operator", "operator12345");
   await open(op, "/admin/promotions");
   const form = op.getByTestId("promotion-new");
@@ -68,6 +69,14 @@ test("promotion journey: create, second operator opens, user books, operator gra
   await arow.getByTestId("promotion-toggle-reason").fill("terms checked");
   await arow.getByTestId("promotion-toggle-submit").click();
   await expect(arow.getByTestId("promotion-open-state")).toHaveText(en.promotions.admin.open);
+
+  return { op, auditor };
+}
+
+test("promotion journey: create, second operator opens, user books, operator grants, statement shows the bonus", async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const title = `Bonus ${Date.now().toString(36)}`;
+  const { op, auditor } = await createOpenPromotion(browser, title);
 
   // The user: a deposit, then the card with its terms in words, then booking.
   const { name } = await register(page);
@@ -109,3 +118,54 @@ test("promotion journey: create, second operator opens, user books, operator gra
   await auditor.context().close();
   await op.context().close();
 });
+
+/**
+ * The same promotion as the issue tells it, in English and in Thai: the user books, lands in the
+ * customer-service conversation with the promotion attached and writes; the operator opens that
+ * conversation in the inbox, sees the user's qualifying deposit in the promotion panel beside the
+ * chat and grants from there; the user's statement shows the bonus.
+ */
+for (const lng of ["en", "th"] as const) {
+  test(`promotion through customer service (${lng}): book, ask, the operator grants from the conversation`, async ({ page, browser }) => {
+    test.setTimeout(180_000);
+    const w = { promotions: words(lng, "promotions"), wallet: words(lng, "wallet"), common: words(lng, "common") };
+    const title = `Chat bonus ${lng} ${Date.now().toString(36)}`;
+    const { op, auditor } = await createOpenPromotion(browser, title);
+    const { name } = await register(page);
+    await deposit(page, op, name, "300");
+    await page.context().addCookies([{ name: "lng", value: base64Json(lng), url: test.info().project.use.baseURL! }]);
+
+    await open(page, "/pages/me/sub/activity");
+    const card = page.getByTestId("promotion").filter({ hasText: title });
+    await expect(card.getByTestId("status")).toHaveText(w.promotions.activity.state.not_booked);
+    await card.getByTestId("promotion-book").click();
+    await page.getByRole("alertdialog").getByRole("button", { name: w.common.confirm }).click();
+    await expect(page).toHaveURL(/\/pages\/me\/sub\/service/);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    const question = `Booked ${title}, when is my bonus paid?`;
+    await page.getByTestId("sv-text").fill(question);
+    await page.getByTestId("sv-send").click();
+    await expect(page.getByTestId("sv-message").filter({ hasText: question })).toBeVisible();
+    const conversation = await page.getByTestId("sv-list").getAttribute("data-conversation");
+
+    await open(op, `/admin/service?id=${conversation}`);
+    await expect(op.getByTestId("sv-conversation").getByTestId("sv-message").filter({ hasText: question })).toBeVisible();
+    await expect(op.getByTestId("sv-customer")).toContainText(name);
+    const panel = op.getByTestId("sv-context-summaries").getByTestId("promotion-panel");
+    await expect(panel.getByTestId("promotion-panel-state")).toHaveAttribute("data-status", "booked");
+    await panel.getByTestId("promotion-grant").click();
+    await confirm(op);
+    await expect(panel.getByTestId("promotion-panel-state")).toHaveAttribute("data-status", "granted");
+    await op.screenshot({ path: `tests/.reports/promotion-inbox-${lng}.png` });
+
+    // 10 % of 300 is 30 (under the cap of 50): paid, and on the statement under its own name.
+    await open(page, "/pages/me/sub/activity");
+    const paid = page.getByTestId("promotion").filter({ hasText: title });
+    await expect(paid.getByTestId("status")).toHaveText(w.promotions.activity.state.granted);
+    await expect(paid.getByTestId("promotion-state")).toContainText("30.00");
+    await open(page, "/pages/me/sub/record");
+    await expect(page.getByText(w.wallet.record.code.promotion_bonus).first()).toBeVisible();
+    await auditor.context().close();
+    await op.context().close();
+  });
+}

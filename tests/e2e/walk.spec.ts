@@ -18,10 +18,11 @@ type Who = "visitor" | "user" | "operator";
 function routePatterns(): string[] {
   const out: string[] = [];
   const prefix: string[] = [];
-  const route = (path: string | undefined, _file: string, optsOrChildren?: unknown, children?: () => void) => {
+  const route = (path: string | undefined, file: string, optsOrChildren?: unknown, children?: () => void) => {
     const kids = typeof optsOrChildren === "function" ? (optsOrChildren as () => void) : children;
     const full = "/" + [...prefix, path].filter(Boolean).join("/");
-    out.push(full);
+    // Pages only: resource routes (no default export) answer data, not a screen.
+    if (/export default/.test(readFileSync(new URL(`../../app/${file}`, import.meta.url), "utf8"))) out.push(full);
     if (kids) {
       prefix.push(path ?? "");
       kids();
@@ -33,7 +34,7 @@ function routePatterns(): string[] {
     cb(route);
     return {};
   }) as unknown as Parameters<typeof appRoutes>[0]);
-  return [...new Set(out)].filter((p) => !p.startsWith("/locales") && p !== "/admin/login");
+  return [...new Set(out)].filter((p) => p !== "/admin/login");
 }
 
 /** The English strings a page could show and their key, from every namespace, flattened. */
@@ -157,8 +158,10 @@ async function checkPage(page: Page, lng: LocaleKey, url: string, englishSet: Se
       if (style.visibility === "hidden" || style.display === "none" || el.closest("script,style,noscript,[hidden]")) continue;
       const rect = el.getBoundingClientRect();
       if (rect.width === 0 && rect.height === 0) continue;
+      // Words for screen readers only (clipped to a pixel on purpose) are read, not seen.
+      const srOnly = rect.width <= 1 || rect.height <= 1 || style.clip !== "auto" || style.clipPath !== "none";
       texts.push(t);
-      if (scrollsX(el)) continue;
+      if (srOnly || scrollsX(el)) continue;
       const range = document.createRange();
       range.selectNodeContents(n);
       const r = range.getBoundingClientRect();
