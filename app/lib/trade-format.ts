@@ -19,11 +19,18 @@ export function changeSign(change_pct: string | null | undefined): 1 | -1 | 0 {
   return n > 0 ? 1 : n < 0 ? -1 : 0;
 }
 
-/** A 24h volume, compact ("1.24K"). Display only. */
+/**
+ * A 24h volume, compact ("1.24K", "3,5M"). Display only. The K/M/B suffixes are our own: Intl's
+ * compact notation differs between the server's and the browser's ICU data in some languages
+ * (Spanish, Italian, Portuguese, Vietnamese), which broke hydration; plain digits do not.
+ */
 export function formatVolume(volume: string | null | undefined, locale: string): string {
   const n = Number(volume ?? "");
   if (volume === null || volume === undefined || !Number.isFinite(n)) return "--";
-  return new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 2 }).format(n);
+  const digits = (x: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(x);
+  const abs = Math.abs(n);
+  for (const [size, suffix] of [[1e9, "B"], [1e6, "M"], [1e3, "K"]] as const) if (abs >= size) return digits(n / size) + suffix;
+  return digits(n);
 }
 
 /** Compares two exact price strings: 1 if a > b, -1 if a < b, 0 if equal, null if unknown. */
