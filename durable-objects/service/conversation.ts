@@ -18,8 +18,16 @@ import { sendErrorOf } from "./send-errors";
 /** Who a socket is, fixed at the (authenticated) upgrade. */
 type Attachment = { side: Side; conversation_id: number; operator_id: number | null; operator_name: string | null; locale: LocaleKey };
 
-/** D1 gets the pending messages at most this many per batch (each an insert). */
-const FLUSH_BATCH = 50;
+/** D1 gets the pending messages at most this many per batch. */
+const FLUSH_BATCH = 120;
+/**
+ * How long pending messages wait for company before they are written to D1. Every message is
+ * delivered (and stored in the object) at once; this only batches the D1 record. Without it a
+ * busy chat costs one D1 batch per message on the objects' shared thread, which is what delivery
+ * waits behind. The jitter keeps many conversations from writing in the same instant. REST reads
+ * never wait for it: they call `flush()`.
+ */
+const FLUSH_DELAY_MS = { min: 1_000, jitter: 1_000 };
 /** If a write to D1 fails, the alarm tries again after this long (and again, until it is written). */
 const RETRY_MS = 5_000;
 
@@ -69,6 +77,8 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket", { status: 426 });
     const operator_id = side === "operator" ? Number(request.headers.get(OPERATOR_HEADER)) : null;
     if (operator_id !== null && !Number.isSafeInteger(operator_id)) return new Response("forbidden", { status: 403 });
+    // Taken over from D1 now, at the upgrade, so the first message sent on this socket reads no D1.
+    if (!(await this.ready(conversation_id))) return new Response("not found", { status: 404 });
     const { 0: client, 1: server } = new WebSocketPair();
     // Tags let a fan-out pick one side, and a hand-over find the guest's pages.
     this.ctx.acceptWebSocket(server, request.headers.get(GUEST_HEADER) === "1" ? [side, "guest"] : [side]);
@@ -111,14 +121,16 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     await this.serial(() => this.writePending());
   }
 
-  /** One flush queued at a time; when it runs it takes everything pending by then. */
+  /** One flush queued at a time, shortly after the first pending message; when it runs it takes everything pending by then. */
   private flushSoon() {
     if (this.flushQueued) return;
     this.flushQueued = true;
-    this.serial(async () => {
-      this.flushQueued = false;
-      await this.writePending();
-    }).catch((err) => console.error("service flush failed; the alarm retries", err));
+    setTimeout(() => {
+      this.serial(async () => {
+        this.flushQueued = false;
+        await this.writePending();
+      }).catch((err) => console.error("service flush failed; the alarm retries", err));
+    }, FLUSH_DELAY_MS.min + Math.random() * FLUSH_DELAY_MS.jitter);
   }
 
   private async writePending(): Promise<void> {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lt, min, sql, asc } from "drizzle-orm";
-import { d1Statements, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
 import { isMember, type Conversation, type Visitor } from "./conversations";
 import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
@@ -129,6 +129,9 @@ export async function pictureUploaded(db: Db, conversation_id: number, upload_id
   return row !== undefined;
 }
 
+/** Eight bound values a message: twelve stay under D1's 100 a statement. */
+const ROWS_PER_INSERT = 12;
+
 /**
  * Writes messages the conversation's object already ordered and delivered (their ids given),
  * in one batch: each insert is `ON CONFLICT DO NOTHING`, so writing the same message again (a
@@ -136,25 +139,39 @@ export async function pictureUploaded(db: Db, conversation_id: number, upload_id
  * visitor's message reopens it) and both sides' unread counts.
  */
 export async function writeMessages(db: Db, conversation_id: number, rows: MessageRow[]): Promise<{ conversation: Conversation | undefined; unread: Unread }> {
+  const d1 = db.$client;
   const last = rows[rows.length - 1];
   const reopen = rows.some((r) => r.author === "visitor") ? 1 : 0;
-  const results = await db.$client.batch(
-    d1Statements(db, [
-      ...rows.map(
-        (m) => sql`INSERT INTO service_messages (id, conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms)
-          VALUES (${m.id}, ${conversation_id}, ${m.author}, ${m.client_message_id}, ${m.operator_id}, ${m.text}, ${m.upload_id}, ${m.created_at_ms}) ON CONFLICT DO NOTHING`,
-      ),
-      sql`UPDATE service_conversations SET status = CASE WHEN ${reopen} = 1 THEN 'open' ELSE status END,
-          last_message_preview = CASE WHEN ${last.created_at_ms} >= coalesce(last_message_at_ms, 0) THEN ${previewOf(last.text)} ELSE last_message_preview END,
-          last_message_at_ms = max(coalesce(last_message_at_ms, 0), ${last.created_at_ms})
-          WHERE id = ${conversation_id} RETURNING *`,
-      sql`SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
-                 (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator
-          FROM service_conversations c WHERE c.id = ${conversation_id}`,
-    ]),
-  );
-  const conversation = results[rows.length].results[0] as Conversation | undefined;
-  const counts = results[rows.length + 1].results[0] as Unread | undefined;
+  // Plain prepared statements, several rows an insert: this runs for every flush, on the objects' thread.
+  const inserts: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    inserts.push(
+      d1
+        .prepare(`INSERT INTO service_messages (id, conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT DO NOTHING`)
+        .bind(...chunk.flatMap((m) => [m.id, conversation_id, m.author, m.client_message_id, m.operator_id, m.text, m.upload_id, m.created_at_ms])),
+    );
+  }
+  const results = await d1.batch([
+    ...inserts,
+    d1
+      .prepare(
+        `UPDATE service_conversations SET status = CASE WHEN ?1 = 1 THEN 'open' ELSE status END,
+           last_message_preview = CASE WHEN ?2 >= coalesce(last_message_at_ms, 0) THEN ?3 ELSE last_message_preview END,
+           last_message_at_ms = max(coalesce(last_message_at_ms, 0), ?2)
+         WHERE id = ?4 RETURNING *`,
+      )
+      .bind(reopen, last.created_at_ms, previewOf(last.text), conversation_id),
+    d1
+      .prepare(
+        `SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
+                (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator
+         FROM service_conversations c WHERE c.id = ?`,
+      )
+      .bind(conversation_id),
+  ]);
+  const conversation = results[inserts.length].results[0] as Conversation | undefined;
+  const counts = results[inserts.length + 1].results[0] as Unread | undefined;
   return { conversation, unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) } };
 }
 
