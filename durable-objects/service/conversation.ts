@@ -88,7 +88,17 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     return new Response(null, { status: 101, webSocket: client });
   }
 
+  /**
+   * REST's send (clients without a socket): ordered like a socket's, and written to D1 before
+   * the answer, so whatever the client reads next (the inbox, unread counts) already has it.
+   */
   async send(m: NewMessage): Promise<SendResult> {
+    const result = await this.accept(m);
+    if (result.status === "ok" && !result.duplicate) await this.flush();
+    return result;
+  }
+
+  private async accept(m: NewMessage): Promise<SendResult> {
     if (!(await this.ready(m.conversation_id))) return { status: "not_found" };
     // The one D1 read on this path, before the message takes its place: pictures are rare.
     if (m.upload_id !== null && !this.seq.byClientId(m.author, m.client_message_id) && !(await pictureUploaded(this.db(), m.conversation_id, m.upload_id))) return { status: "picture_unknown" };
@@ -254,7 +264,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     const shape = sendErrorOf.shape(message, who.locale);
     if (shape) return refused(shape);
     const body = sendErrorOf.body(message);
-    const result = await this.send({ conversation_id: who.conversation_id, author: who.side, client_message_id: message.client_message_id, operator_id: who.operator_id, operator_name: who.operator_name, ...body });
+    const result = await this.accept({ conversation_id: who.conversation_id, author: who.side, client_message_id: message.client_message_id, operator_id: who.operator_id, operator_name: who.operator_name, ...body });
     // A duplicate was delivered before: the sender gets it again (its acknowledgement), nobody else.
     if (result.status === "ok" && result.duplicate) ws.send(encode({ type: "message", message: messageView(result.message, { delivered_id: 0, read_id: 0 }) }));
     else if (result.status !== "ok") refused(sendErrorOf.result(message.client_message_id, result, who.locale));

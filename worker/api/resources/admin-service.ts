@@ -75,7 +75,10 @@ export const adminServiceApi = new Hono<AppEnv>()
   .use("*", requireOperator)
   .on(["GET", "POST"], "/conversations", async (c) => ok(c, await inboxRows(c)))
   .on(["GET", "POST"], "/conversation", async (c) => {
-    const conversation = await liveConversation(c, read(c, ById).id);
+    const id = read(c, ById).id;
+    // Its status and last message as of every message its object delivered.
+    await conversationStub(c, id).flush();
+    const conversation = await liveConversation(c, id);
     const db = c.get("db");
     const contexts = (await contextsOf(db, [conversation.id])).get(conversation.id) ?? [];
     const user = conversation.user_id === null ? null : await userPanel(db, conversation.user_id, c.get("locale"));
