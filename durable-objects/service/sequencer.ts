@@ -22,15 +22,18 @@ export class Sequencer {
     sql.exec(`CREATE TABLE IF NOT EXISTS msgs (id INTEGER PRIMARY KEY, author TEXT NOT NULL, client_message_id TEXT, operator_id INTEGER, operator_name TEXT,
       text TEXT, upload_id TEXT, created_at_ms INTEGER NOT NULL, flushed INTEGER NOT NULL)`);
     sql.exec(`CREATE UNIQUE INDEX IF NOT EXISTS msgs_client ON msgs (author, client_message_id)`);
-    sql.exec(`CREATE INDEX IF NOT EXISTS msgs_rate ON msgs (author, created_at_ms)`);
-    sql.exec(`CREATE INDEX IF NOT EXISTS msgs_pending ON msgs (flushed, id)`);
+    // Only the few rows D1 does not have yet are in this index: cheap to keep on every insert.
+    sql.exec(`CREATE INDEX IF NOT EXISTS msgs_pending ON msgs (id) WHERE flushed = 0`);
   }
 
   /** Null until the conversation was loaded from D1 (the first time this object is used). */
   meta(): Meta | null {
     if (this.cached) return this.cached;
     const row = this.sql.exec<{ conversation_id: number; status: "open" | "closed"; merged: number; last_id: number }>(`SELECT * FROM meta`).toArray()[0];
-    this.cached = row ? { conversation_id: row.conversation_id, status: row.status, merged: row.merged === 1, last_id: row.last_id } : null;
+    if (!row) return null;
+    // The stored last_id only moves for reservations (rare); an ordinary message's id is its row's.
+    const newest = this.sql.exec<{ id: number | null }>(`SELECT max(id) AS id FROM msgs`).one().id ?? 0;
+    this.cached = { conversation_id: row.conversation_id, status: row.status, merged: row.merged === 1, last_id: Math.max(row.last_id, newest) };
     return this.cached;
   }
 
@@ -43,6 +46,7 @@ export class Sequencer {
     this.cached = null;
   }
 
+  /** Stores a change of status, or an id reserved before a D1 write (so a restart never hands it out again). */
   setMeta(change: Partial<Pick<Meta, "status" | "merged" | "last_id">>) {
     const m = { ...this.meta()!, ...change };
     this.sql.exec(`UPDATE meta SET status = ?, merged = ?, last_id = ?`, m.status, m.merged ? 1 : 0, m.last_id);
@@ -54,17 +58,27 @@ export class Sequencer {
     return row ? this.withConversation(row) : null;
   }
 
+  /** The visitor's newest message times (at most as many as the limit counts), newest last; read from storage once an instance. */
+  private visitorTimes: number[] | null = null;
+
   /** The visitor's messages inside the rate window: how many, and when the oldest was written. */
   recentVisitor(now_ms: number): { count: number; oldest_ms: number | null } {
-    const row = this.sql.exec<{ n: number; oldest: number | null }>(`SELECT count(*) AS n, min(created_at_ms) AS oldest FROM msgs WHERE author = 'visitor' AND created_at_ms > ?`, now_ms - RATE_LIMIT.window_ms).one();
-    return { count: row.n, oldest_ms: row.oldest };
+    this.visitorTimes ??= this.sql
+      .exec<{ t: number }>(`SELECT created_at_ms AS t FROM msgs WHERE author = 'visitor' ORDER BY id DESC LIMIT ?`, RATE_LIMIT.messages)
+      .toArray()
+      .map((r) => r.t)
+      .reverse();
+    const recent = this.visitorTimes.filter((t) => t > now_ms - RATE_LIMIT.window_ms);
+    return { count: recent.length, oldest_ms: recent.length ? recent[0] : null };
   }
 
   /** Gives the message the conversation's next id and keeps it as not yet in D1. */
   append(m: NewRow): MessageRow {
     const row = { ...m, id: this.nextId(), conversation_id: this.meta()!.conversation_id };
     this.insert(row, 0);
-    this.setMeta({ last_id: row.id });
+    // In memory only: after a restart the newest row says the same (see meta()).
+    this.cached!.last_id = row.id;
+    if (row.author === "visitor" && this.visitorTimes) this.visitorTimes = [...this.visitorTimes.slice(1 - RATE_LIMIT.messages), row.created_at_ms];
     return row;
   }
 
@@ -78,6 +92,7 @@ export class Sequencer {
   keep(row: MessageRow) {
     this.insert(row, 1);
     this.setMeta({ last_id: Math.max(this.meta()!.last_id, row.id) });
+    this.visitorTimes = null; // moved-in visitor messages count too: read again
   }
 
   /** What D1 does not have yet, oldest first. */
