@@ -15,6 +15,7 @@ import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
 import { guestCookie } from "../../service-cookie";
 import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
+import { isInProcessRequest } from "../in-process";
 import type { AppEnv } from "../types";
 import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
 
@@ -28,8 +29,8 @@ const OpenBody = z.object({ context: ContextInput.optional(), context_kind: z.st
 });
 const UploadQuery = z.object({ conversation_id: id().optional() });
 
-/** Pages call the API in-process (worker/api/in-process.ts) at this host; browsers never can. */
-const isInProcess = (c: Context<AppEnv>) => new URL(c.req.url).host === "internal";
+/** Pages call the API in-process (worker/api/in-process.ts), marked so; browsers never can be. */
+const isInProcess = (c: Context<AppEnv>) => isInProcessRequest(c.req.raw.headers);
 
 /** The caller's identity, creating a guest token for a first-time guest (cookie, and in data for pages). */
 async function visitorOrNewGuest(c: Context<AppEnv>): Promise<{ visitor: Visitor; guest_token?: string }> {
