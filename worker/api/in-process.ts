@@ -15,11 +15,13 @@ export type ApiCall = <T = any>(
  * more: in-process calls carry the page's own origin.
  */
 export const IN_PROCESS_HEADER = "x-in-process";
-const IN_PROCESS_MARK = crypto.randomUUID();
+let mark: string | null = null;
+// Made at first use: workerd allows no random values in global scope.
+const inProcessMark = () => (mark ??= crypto.randomUUID());
 
 /** Whether the API request came from `inProcessApi` (a page), not from a client. */
 export function isInProcessRequest(headers: Headers): boolean {
-  return headers.get(IN_PROCESS_HEADER) === IN_PROCESS_MARK;
+  return headers.get(IN_PROCESS_HEADER) === inProcessMark();
 }
 
 /**
@@ -30,7 +32,7 @@ export function isInProcessRequest(headers: Headers): boolean {
 export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiCall {
   return async (path, opts = {}) => {
     const headers = new Headers();
-    headers.set(IN_PROCESS_HEADER, IN_PROCESS_MARK);
+    headers.set(IN_PROCESS_HEADER, inProcessMark());
     // The visitor's address, so per-IP limits count what they do through pages too.
     if (client_ip) headers.set("cf-connecting-ip", client_ip);
     if (opts.token) headers.set("token", opts.token);
