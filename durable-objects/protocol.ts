@@ -49,6 +49,15 @@ export const ServerMessage = z.discriminatedUnion("type", [
   /** How far one side got: received (delivered) or read, up to a message id. */
   z.object({ type: z.literal("read"), reader: ServiceSide, state: z.enum(["delivered", "read"]), up_to_id: z.number().int() }),
   z.object({ type: z.literal("typing"), from: ServiceSide, typing: z.boolean() }),
+  /** Conversation channel, to the sender only: its `send` was refused (`error` is the key without `errors.`, `msg` its words). */
+  z.object({
+    type: z.literal("send_error"),
+    client_message_id: z.string().max(64),
+    error: z.string().max(64),
+    msg: z.string().max(500),
+    retry_after_ms: z.number().int().optional(),
+    max: z.number().int().optional(),
+  }),
   /** Operators' inbox channel: a conversation changed. */
   z.object({
     type: z.literal("inbox"),
@@ -75,16 +84,23 @@ export const ClientMessage = z.discriminatedUnion("type", [
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
-/** Client → conversation channel: the typing indicator and read receipts (messages go over REST). */
+/**
+ * Client → conversation channel: messages (`send`: ordered by the conversation's object, echoed
+ * to every page of both sides, the sender's echo being its acknowledgement; `send_error` to the
+ * sender when refused), the typing indicator and read receipts. The shape is checked here only
+ * loosely (the object answers a bad text or client id with `send_error`, like the REST API).
+ */
 export const ServiceClientMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ping") }),
+  z.object({ type: z.literal("send"), client_message_id: z.string().max(64), text: z.string().max(16_000).optional(), upload_id: z.string().max(64).optional() }),
   z.object({ type: z.literal("typing"), typing: z.boolean() }),
   z.object({ type: z.literal("read"), state: z.enum(["delivered", "read"]), up_to_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
 ]);
 export type ServiceClientMessage = z.infer<typeof ServiceClientMessage>;
 
 export function parseServiceClientMessage(raw: unknown): ServiceClientMessage | null {
-  return parseJson(raw, ServiceClientMessage);
+  // A 2,000-character text may take up to 16,000 characters of JSON (escapes).
+  return parseJson(raw, ServiceClientMessage, 40_000);
 }
 
 export function parseServerMessage(raw: unknown): ServerMessage | null {

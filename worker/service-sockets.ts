@@ -5,21 +5,25 @@ import type { Env } from "./env";
 import { guestTokenFromCookie } from "./service-cookie";
 import { tokenFromCookie } from "./session-cookie";
 import { json } from "./ws";
-import { CONVERSATION_HEADER, GUEST_HEADER, SIDE_HEADER } from "../durable-objects/service/conversation-api";
+import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER } from "../durable-objects/service/conversation-api";
+import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../locales/languages";
 
 /**
  * Customer-service upgrades (origin already checked by worker/ws.ts):
  * - `/ws/service/inbox`: the operators' inbox, operator cookie only.
  * - `/ws/service/<id>`: the conversation's visitor (its user's session cookie, or the guest's
  *   `pl_guest` cookie) or, with `?as=operator`, an operator. Anyone else: 404, like the API.
- * The object learns the side from headers only this function sets (the client's are replaced).
+ * The object learns who the socket is (side; an operator's id and account, since messages sent
+ * over the socket record them) and its language (`lang` in the URL, else Accept-Language) from
+ * headers only this function sets (the client's are replaced).
  */
 export async function serviceSocket(request: Request, env: Env, url: URL): Promise<Response> {
   const db = getDb(env.DB);
   const cookie = request.headers.get("cookie");
   const rest = url.pathname.slice("/ws/service/".length);
   const asOperator = rest === "inbox" || url.searchParams.get("as") === "operator";
-  if (asOperator && !(await isOperator(db, cookie))) return json(request, 401, "errors.operator_required");
+  const operator = asOperator ? await operatorOf(db, cookie) : null;
+  if (asOperator && !operator) return json(request, 401, "errors.operator_required");
   if (rest === "inbox") return env.SERVICE_INBOX.get(env.SERVICE_INBOX.idFromName("inbox")).fetch(request);
   if (!/^\d{1,15}$/.test(rest)) return json(request, 404, "errors.not_found");
   const conversation = await findConversation(db, Number(rest));
@@ -30,13 +34,17 @@ export async function serviceSocket(request: Request, env: Env, url: URL): Promi
   headers.set(SIDE_HEADER, asOperator ? "operator" : "visitor");
   headers.set(CONVERSATION_HEADER, String(conversation.id));
   headers.set(GUEST_HEADER, visitor?.kind === "guest" ? "1" : "0");
+  headers.set(OPERATOR_HEADER, operator ? String(operator.id) : "");
+  headers.set(OPERATOR_NAME_HEADER, operator?.account ?? "");
+  headers.set(LOCALE_HEADER, localeFromLang(url.searchParams.get("lang")) ?? localeFromAcceptLanguage(request.headers.get("accept-language")) ?? DEFAULT_LOCALE);
   const stub = env.SERVICE_CONVERSATION.get(env.SERVICE_CONVERSATION.idFromName(String(conversation.id)));
   return stub.fetch(new Request(request, { headers }));
 }
 
-async function isOperator(db: ReturnType<typeof getDb>, cookie: string | null): Promise<boolean> {
+/** The enabled operator the cookie's session belongs to, if any. */
+async function operatorOf(db: ReturnType<typeof getDb>, cookie: string | null): Promise<{ id: number; account: string } | null> {
   const session = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), Date.now());
-  return session.status === "ok" && session.subject?.enabled === 1;
+  return session.status === "ok" && session.subject?.enabled === 1 ? { id: session.subject.id, account: session.subject.account } : null;
 }
 
 /** The user's session cookie first, then the guest cookie. */

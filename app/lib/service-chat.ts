@@ -16,7 +16,12 @@ type Options = {
   historyUrl: (params: Record<string, string>) => string;
   /** A guest's conversation was handed to their account: reload as the signed-in user. */
   onHandedOver?: () => void;
+  /** The page's language: a message the socket refuses is explained in it. */
+  lang?: string;
 };
+
+/** A message for the conversation's socket: `send` it, with the id it was given when typed. */
+export type SocketSend = (message: { client_message_id: string; text?: string; upload_id?: string }) => boolean;
 
 /** A typing indicator dies on its own if its "stopped" never arrives (closed tab, lost frame). */
 const TYPING_TTL_MS = 6000;
@@ -46,10 +51,14 @@ export function useServiceChat(opts: Options) {
 
   const send = useCallback((message: Parameters<typeof encode>[0]) => {
     const ws = socketRef.current;
-    if (ws?.readyState === ReconnectingWebSocket.OPEN) ws.send(encode(message));
+    if (ws?.readyState !== ReconnectingWebSocket.OPEN) return false;
+    ws.send(encode(message));
+    return true;
   }, []);
+  /** Sends a message over the socket when it is open (its echo confirms it); false: the caller uses REST. */
+  const sendMessage = useCallback<SocketSend>((m) => send({ type: "send", ...m }), [send]);
 
-  useSocket(conversationId, viewer, dispatch, setLink, socketRef, () => {
+  useSocket(conversationId, viewer, opts.lang ?? "", dispatch, setLink, socketRef, () => {
     catchUp.load(historyUrl.current({ after_id: String(lastId(threadRef.current)) }));
   }, () => handedOver.current?.());
 
@@ -68,7 +77,7 @@ export function useServiceChat(opts: Options) {
   useReadReceipts(thread.messages, viewer, connected, send);
   const typing = useTypingSignal(send);
 
-  return { thread, dispatch, connected, reconnecting: link === "lost", loadEarlier, loadingEarlier: earlier.state !== "idle", typing };
+  return { thread, dispatch, connected, reconnecting: link === "lost", loadEarlier, loadingEarlier: earlier.state !== "idle", typing, sendMessage };
 }
 
 /** Runs `use` once for each page a history fetcher brings back. */
@@ -91,6 +100,7 @@ function socketUrl(path: string): string {
 function useSocket(
   conversationId: number | null,
   viewer: Side,
+  lang: string,
   dispatch: React.Dispatch<Parameters<typeof threadReducer>[1]>,
   setLink: (link: "open" | "lost") => void,
   socketRef: React.MutableRefObject<ReconnectingWebSocket | null>,
@@ -104,7 +114,9 @@ function useSocket(
   useEffect(() => {
     if (conversationId === null) return;
     // An operator says so (`?as=operator`): a browser may carry both a user's and an operator's cookie.
-    const path = `/ws/service/${conversationId}${viewer === "operator" ? "?as=operator" : ""}`;
+    const query = new URLSearchParams(viewer === "operator" ? { as: "operator" } : {});
+    if (lang) query.set("lang", lang);
+    const path = `/ws/service/${conversationId}?${query}`;
     const ws = new ReconnectingWebSocket(socketUrl(path), [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
     let typingTimer: ReturnType<typeof setTimeout> | undefined;
     ws.addEventListener("open", () => {
@@ -123,6 +135,8 @@ function useSocket(
       const message = parseServerMessage(event.data);
       if (!message) return;
       if (message.type === "message") dispatch({ type: "merge", messages: [message.message] });
+      // Our own message, refused (only the sender hears this): its bubble offers retry or discard.
+      else if (message.type === "send_error") dispatch({ type: "failed", client_message_id: message.client_message_id, error: message.msg });
       else if (message.type === "read" && message.reader !== viewer) {
         dispatch(message.state === "read" ? { type: "peer", read_id: message.up_to_id } : { type: "peer", delivered_id: message.up_to_id });
       } else if (message.type === "typing" && message.from !== viewer) {
@@ -137,14 +151,14 @@ function useSocket(
       if (socketRef.current === ws) socketRef.current = null;
       ws.close();
     };
-  }, [conversationId, viewer, dispatch, setLink, socketRef]);
+  }, [conversationId, viewer, lang, dispatch, setLink, socketRef]);
 }
 
 /**
  * Tells the other side how far we got: "read" while the page is visible, "delivered" while
  * it is in the background. Each id is reported once per state.
  */
-function useReadReceipts(messages: ServiceMessage[], viewer: Side, connected: boolean, send: (m: Parameters<typeof encode>[0]) => void) {
+function useReadReceipts(messages: ServiceMessage[], viewer: Side, connected: boolean, send: (m: Parameters<typeof encode>[0]) => boolean) {
   const reported = useRef({ delivered: 0, read: 0 });
   const [visible, setVisible] = useState(true);
   useEffect(() => {
@@ -169,7 +183,7 @@ function useReadReceipts(messages: ServiceMessage[], viewer: Side, connected: bo
 }
 
 /** "typing" once when typing starts (and every few seconds while it goes on), "stopped" after a pause or on send. */
-function useTypingSignal(send: (m: Parameters<typeof encode>[0]) => void) {
+function useTypingSignal(send: (m: Parameters<typeof encode>[0]) => boolean) {
   const last = useRef(0);
   const idle = useRef<ReturnType<typeof setTimeout>>();
   const stop = useCallback(() => {

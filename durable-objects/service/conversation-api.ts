@@ -9,12 +9,14 @@ import type { Conversation } from "../../worker/domain/service/conversations";
 import type { Side } from "../../worker/domain/service/rules";
 import type { ServerMessage } from "../protocol";
 
-/** Who wrote: the operator's account (shown beside operator messages) and the visitor's user, if any. */
-export type SendInput = NewMessage & { operator_name: string | null };
-
 export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
-  /** Stores one message in the conversation's order (the one sequencer) and tells both sides. */
-  send(input: SendInput): Promise<SendResult>;
+  /**
+   * Orders one message (the one sequencer, the same as a socket's `send`) and tells both sides;
+   * D1 gets it right after. The caller checked who writes (REST session, or the socket's identity).
+   */
+  send(input: NewMessage): Promise<SendResult>;
+  /** Writes every message this object ordered to D1 before answering: call before reading messages or unread counts from D1. */
+  flush(): Promise<void>;
   /** `reader` received or read up to a message: recorded in D1 and told to both sides. */
   progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null>;
   /** Operator: closes or reopens (audit-logged, with a system message both sides see). */
@@ -23,6 +25,10 @@ export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
   assign(operator_id: number, conversation_id: number, to_operator_id: number | null): Promise<ActionResult>;
   /** The guest's conversation was handed over: its guest pages are closed (they reconnect signed in). */
   handedOver(): Promise<void>;
+  /** Hand-over into the user's existing conversation, the guest's side: flushed, then it takes no more messages. */
+  retire(conversation_id: number): Promise<void>;
+  /** Hand-over, the user's side: the guest's messages move in with this conversation's next ids. */
+  absorb(guest: Conversation, own: Conversation): Promise<void>;
 }
 
 export interface ServiceInboxApi extends Rpc.DurableObjectBranded {
@@ -33,3 +39,8 @@ export interface ServiceInboxApi extends Rpc.DurableObjectBranded {
 export const SIDE_HEADER = "x-service-side";
 export const GUEST_HEADER = "x-service-guest";
 export const CONVERSATION_HEADER = "x-service-conversation";
+/** An operator socket's operator (id and account: its messages record them). */
+export const OPERATOR_HEADER = "x-service-operator";
+export const OPERATOR_NAME_HEADER = "x-service-operator-name";
+/** The socket's language (its refusals are in it). */
+export const LOCALE_HEADER = "x-service-locale";

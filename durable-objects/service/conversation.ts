@@ -1,28 +1,56 @@
 import { DurableObject } from "cloudflare:workers";
+import { DEFAULT_LOCALE, localeFromLang, type LocaleKey } from "../../locales/languages";
 import { getDb } from "../../worker/db/client";
 import { invocationDb } from "../../worker/db/limits";
 import type { Env } from "../../worker/env";
 import type { Conversation } from "../../worker/domain/service/conversations";
-import { messageView, recordProgress, storeMessage, unreadFor, type MessageRow, type SendResult } from "../../worker/domain/service/messages";
+import { mergeGuest, type Move } from "../../worker/domain/service/handover";
+import { admitMessage, conversationRecord, messageView, pictureUploaded, recordProgress, unreadFor, writeMessages, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
 import { assignConversation, setConversationStatus, type ActionResult } from "../../worker/domain/service/operator";
 import { otherSide, type Side } from "../../worker/domain/service/rules";
 import { notifyUser } from "../../worker/ws";
 import { closeBack, sendAll } from "../page-sockets";
 import { encode, parseServiceClientMessage, type ServerMessage } from "../protocol";
-import { CONVERSATION_HEADER, GUEST_HEADER, SIDE_HEADER, type SendInput, type ServiceConversationApi } from "./conversation-api";
+import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
+import { Sequencer } from "./sequencer";
+import { sendErrorOf } from "./send-errors";
 
-type Attachment = { side: Side; conversation_id: number };
+/** Who a socket is, fixed at the (authenticated) upgrade. */
+type Attachment = { side: Side; conversation_id: number; operator_id: number | null; operator_name: string | null; locale: LocaleKey };
+
+/** D1 gets the pending messages at most this many per batch. */
+const FLUSH_BATCH = 120;
+/**
+ * How long pending messages wait for company before they are written to D1. Every message is
+ * delivered (and stored in the object) at once; this only batches the D1 record. Without it a
+ * busy chat costs one D1 batch per message on the objects' shared thread, which is what delivery
+ * waits behind. The jitter keeps many conversations from writing in the same instant. REST reads
+ * never wait for it: they call `flush()`.
+ */
+const FLUSH_DELAY_MS = { min: 1_000, jitter: 1_000 };
+/** If a write to D1 fails, the alarm tries again after this long (and again, until it is written). */
+const RETRY_MS = 5_000;
 
 /**
- * One per conversation: the one sequencer of its messages (they are written to D1 one at a
- * time, in the order this object takes them, so ascending id is the conversation's order), and
- * the fan-out to both sides' pages over hibernating WebSockets. D1 is the record; this object
- * keeps nothing that a restart would lose. The Worker authenticates every upgrade and call.
+ * One per conversation: the one sequencer of its messages and the fan-out to both sides' pages
+ * over hibernating WebSockets. A message is ordered in the object's own SQLite storage (its id,
+ * de-duplication, the rate limit), sent to every page, and written to D1 right after (one batch
+ * for everything pending, one write at a time; an alarm retries a failed one). D1 stays the
+ * record that every REST read uses; reads ask `flush()` first. The Worker authenticates every
+ * upgrade and call.
  */
 export class ServiceConversation extends DurableObject<Env> implements ServiceConversationApi {
+  private readonly seq: Sequencer;
   private tail: Promise<unknown> = Promise.resolve();
+  private flushQueued = false;
+  private alarmArmed = false;
 
-  /** Runs `work` after everything queued before it: one writer at a time, in arrival order. */
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.seq = new Sequencer(ctx.storage.sql);
+  }
+
+  /** Runs `work` after every D1 write queued before it: one writer at a time, in arrival order. */
   private serial<T>(work: () => Promise<T>): Promise<T> {
     const run = this.tail.then(work, work);
     this.tail = run.catch(() => undefined);
@@ -33,46 +61,140 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     return getDb(invocationDb(this.env));
   }
 
+  /** The conversation's state in this object's storage, taken over from D1 the first time; false if there is no such conversation. */
+  private async ready(conversation_id: number): Promise<boolean> {
+    if (this.seq.meta()) return true;
+    const { conversation, rows } = await conversationRecord(this.db(), conversation_id);
+    if (!conversation) return false;
+    this.seq.load({ conversation_id, status: conversation.status, merged: conversation.merged_into_id !== null }, rows);
+    return true;
+  }
+
   async fetch(request: Request): Promise<Response> {
     const side = request.headers.get(SIDE_HEADER);
     const conversation_id = Number(request.headers.get(CONVERSATION_HEADER));
     if ((side !== "visitor" && side !== "operator") || !Number.isSafeInteger(conversation_id)) return new Response("forbidden", { status: 403 });
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket", { status: 426 });
+    const operator_id = side === "operator" ? Number(request.headers.get(OPERATOR_HEADER)) : null;
+    if (operator_id !== null && !Number.isSafeInteger(operator_id)) return new Response("forbidden", { status: 403 });
+    // Taken over from D1 now, at the upgrade, so the first message sent on this socket reads no D1.
+    if (!(await this.ready(conversation_id))) return new Response("not found", { status: 404 });
     const { 0: client, 1: server } = new WebSocketPair();
     // Tags let a fan-out pick one side, and a hand-over find the guest's pages.
     this.ctx.acceptWebSocket(server, request.headers.get(GUEST_HEADER) === "1" ? [side, "guest"] : [side]);
-    server.serializeAttachment({ side, conversation_id } satisfies Attachment);
+    const locale = localeFromLang(request.headers.get(LOCALE_HEADER)) ?? DEFAULT_LOCALE;
+    server.serializeAttachment({ side, conversation_id, operator_id, operator_name: side === "operator" ? request.headers.get(OPERATOR_NAME_HEADER) : null, locale } satisfies Attachment);
     server.send(encode({ type: "hello", server_time_ms: Date.now() }));
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  async send(input: SendInput): Promise<SendResult> {
-    const { operator_name, ...message } = input;
-    if (message.author === "operator" ? message.member !== null : message.member === null) return { status: "not_found" };
-    const result = await this.serial(() => storeMessage(this.db(), message, operator_name, Date.now()));
-    if (result.status === "ok" && !result.duplicate) {
-      this.fanOut([{ type: "message", message: messageView(result.message, { delivered_id: 0, read_id: 0 }) }]);
-      // The me-tab badge only changes when an operator writes (the visitor's own message is not unread for them).
-      this.ctx.waitUntil(this.tell(result.conversation, result.unread.operator, result.message.author === "operator" ? result.unread.visitor : null));
-    }
+  /**
+   * REST's send (clients without a socket): ordered like a socket's, and written to D1 before
+   * the answer, so whatever the client reads next (the inbox, unread counts) already has it.
+   */
+  async send(m: NewMessage): Promise<SendResult> {
+    const result = await this.accept(m);
+    if (result.status === "ok" && !result.duplicate) await this.flush();
     return result;
   }
 
+  private async accept(m: NewMessage): Promise<SendResult> {
+    if (!(await this.ready(m.conversation_id))) return { status: "not_found" };
+    // The one D1 read on this path, before the message takes its place: pictures are rare.
+    if (m.upload_id !== null && !this.seq.byClientId(m.author, m.client_message_id) && !(await pictureUploaded(this.db(), m.conversation_id, m.upload_id))) return { status: "picture_unknown" };
+    return this.order(m, Date.now());
+  }
+
+  /**
+   * Synchronous from the checks to the fan-out, so no other message can come between them: this
+   * is what makes the object the one sequencer. The sender's own pages get the message too (its
+   * echo is the acknowledgement); D1 gets it right after.
+   */
+  private order(m: NewMessage, now_ms: number): SendResult {
+    const meta = this.seq.meta()!;
+    const recent = m.author === "visitor" ? this.seq.recentVisitor(now_ms) : { count: 0, oldest_ms: null };
+    const decision = admitMessage(meta, m, this.seq.byClientId(m.author, m.client_message_id), recent, now_ms);
+    if (decision.status !== "new") return decision;
+    const { author, client_message_id, operator_id, operator_name, text, upload_id } = m;
+    const row = this.seq.append({ author, client_message_id, operator_id, operator_name, text, upload_id, created_at_ms: now_ms });
+    // A visitor writing reopens a closed conversation (D1 follows at the flush).
+    if (author === "visitor" && meta.status === "closed") this.seq.setMeta({ status: "open" });
+    this.armAlarm();
+    this.fanOut([{ type: "message", message: messageView(row, { delivered_id: 0, read_id: 0 }) }]);
+    this.flushSoon();
+    return { status: "ok", message: row, duplicate: false };
+  }
+
+  /** Writes everything pending to D1 before answering: what a REST read must see. Cheap when nothing is pending. */
+  async flush(): Promise<void> {
+    if (!this.seq.meta() || (!this.seq.hasPending() && !this.flushQueued)) return;
+    await this.serial(() => this.writePending());
+  }
+
+  /** One flush queued at a time, shortly after the first pending message; when it runs it takes everything pending by then. */
+  private flushSoon() {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setTimeout(() => {
+      this.serial(async () => {
+        this.flushQueued = false;
+        await this.writePending();
+      }).catch((err) => console.error("service flush failed; the alarm retries", err));
+    }, FLUSH_DELAY_MS.min + Math.random() * FLUSH_DELAY_MS.jitter);
+  }
+
+  private async writePending(): Promise<void> {
+    for (let rows = this.seq.pending(FLUSH_BATCH); rows.length > 0; rows = this.seq.pending(FLUSH_BATCH)) {
+      const { conversation, unread } = await writeMessages(this.db(), rows[0].conversation_id, rows);
+      this.seq.markFlushed(rows.map((r) => r.id));
+      if (conversation) this.ctx.waitUntil(this.tell(conversation, unread.operator, rows.some((r) => r.author === "operator") ? unread.visitor : null));
+    }
+  }
+
+  /** Pending messages survive a restart in storage; the alarm (stored with them) writes them if no flush did. */
+  private armAlarm() {
+    if (this.alarmArmed) return;
+    this.alarmArmed = true;
+    void this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
+  }
+
+  async alarm() {
+    this.alarmArmed = false;
+    try {
+      await this.serial(() => this.writePending());
+    } catch (err) {
+      console.error("service flush failed; retrying", err);
+    }
+    if (this.seq.meta() && this.seq.hasPending()) this.armAlarm();
+  }
+
   async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
-    const conversation = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id));
+    if (!(await this.ready(conversation_id))) return null;
+    const conversation = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id, this.seq.meta()!.last_id));
     if (!conversation) return null;
     const reached = reader === "visitor" ? conversation[state === "read" ? "visitor_read_id" : "visitor_delivered_id"] : conversation[state === "read" ? "operator_read_id" : "operator_delivered_id"];
     this.fanOut([{ type: "read", reader, state, up_to_id: reached }]);
     if (state === "read") {
-      const db = this.db();
       // A read changes the reader's unread count: the inbox (operators) or the me-tab badge (the user).
-      this.ctx.waitUntil(reader === "operator" ? this.tell(conversation, null, null) : unreadFor(db, conversation, "visitor").then((n) => this.tell(conversation, null, n)));
+      this.ctx.waitUntil(reader === "operator" ? this.tell(conversation, null, null) : this.flush().then(() => unreadFor(this.db(), conversation, "visitor")).then((n) => this.tell(conversation, null, n)));
     }
     return conversation;
   }
 
   async setStatus(operator_id: number, conversation_id: number, to: "open" | "closed"): Promise<ActionResult> {
-    const result = await this.serial(() => setConversationStatus(this.db(), operator_id, conversation_id, to, Date.now()));
+    if (!(await this.ready(conversation_id))) return { status: "not_found" };
+    const result = await this.serial(async () => {
+      // Pending messages first: a visitor's message written later would reopen what this closes.
+      await this.writePending();
+      const id = this.seq.nextId();
+      this.seq.setMeta({ last_id: id }); // reserved: a message ordered meanwhile comes after
+      const r = await setConversationStatus(this.db(), operator_id, conversation_id, to, Date.now(), id);
+      if (r.status === "ok" && r.system) {
+        this.seq.keep(r.system);
+        this.seq.setMeta({ status: to });
+      }
+      return r;
+    });
     if (result.status === "ok") {
       if (result.system) this.fanOut([{ type: "message", message: messageView(result.system as MessageRow, { delivered_id: 0, read_id: 0 }) }]);
       this.ctx.waitUntil(this.tell(result.conversation, null, null));
@@ -96,13 +218,56 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     }
   }
 
+  /** Hand-over, the guest's side: everything pending goes to D1, then this conversation takes no more messages. */
+  async retire(conversation_id: number): Promise<void> {
+    if (!(await this.ready(conversation_id))) return;
+    await this.serial(async () => {
+      await this.writePending();
+      this.seq.setMeta({ merged: true });
+    });
+    await this.handedOver();
+  }
+
+  /**
+   * Hand-over, the user's side: the guest's messages (already in D1, see `retire`) move in with
+   * this conversation's next ids, after everything it holds; one whose client id this
+   * conversation already has is the same message sent twice and stays behind.
+   */
+  async absorb(guest: Conversation, own: Conversation): Promise<void> {
+    if (!(await this.ready(own.id))) return;
+    await this.serial(async () => {
+      await this.writePending();
+      const { rows } = await conversationRecord(this.db(), guest.id);
+      const moving = rows.filter((r) => r.author === "system" || r.client_message_id === null || !this.seq.byClientId(r.author, r.client_message_id));
+      const first = this.seq.nextId();
+      const moves: Move[] = moving.map((r, i) => ({ from: r.id, to: first + i }));
+      if (moves.length > 0) this.seq.setMeta({ last_id: first + moves.length - 1 }); // reserved before the write
+      await mergeGuest(this.db(), guest, own, moves);
+      moving.forEach((r, i) => this.seq.keep({ ...r, id: first + i, conversation_id: own.id }));
+      this.seq.setMeta({ status: "open" });
+    });
+  }
+
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
     const message = parseServiceClientMessage(raw);
     if (!message) return ws.close(1003, "unsupported message");
-    const { side, conversation_id } = ws.deserializeAttachment() as Attachment;
+    const who = ws.deserializeAttachment() as Attachment;
     if (message.type === "ping") ws.send(encode({ type: "pong", server_time_ms: Date.now() }));
-    else if (message.type === "typing") sendAll(this.ctx.getWebSockets(otherSide(side)), [{ type: "typing", from: side, typing: message.typing }]);
-    else await this.progress(conversation_id, side, message.state, message.up_to_id);
+    else if (message.type === "typing") sendAll(this.ctx.getWebSockets(otherSide(who.side)), [{ type: "typing", from: who.side, typing: message.typing }]);
+    else if (message.type === "send") await this.sendFromSocket(ws, who, message);
+    else await this.progress(who.conversation_id, who.side, message.state, message.up_to_id);
+  }
+
+  /** A message sent over the socket: ordered like a REST one; a refusal answers this socket only, in its language. */
+  private async sendFromSocket(ws: WebSocket, who: Attachment, message: { client_message_id: string; text?: string; upload_id?: string }) {
+    const refused = (error: ServerMessage) => ws.send(encode(error));
+    const shape = sendErrorOf.shape(message, who.locale);
+    if (shape) return refused(shape);
+    const body = sendErrorOf.body(message);
+    const result = await this.accept({ conversation_id: who.conversation_id, author: who.side, client_message_id: message.client_message_id, operator_id: who.operator_id, operator_name: who.operator_name, ...body });
+    // A duplicate was delivered before: the sender gets it again (its acknowledgement), nobody else.
+    if (result.status === "ok" && result.duplicate) ws.send(encode({ type: "message", message: messageView(result.message, { delivered_id: 0, read_id: 0 }) }));
+    else if (result.status !== "ok") refused(sendErrorOf.result(message.client_message_id, result, who.locale));
   }
 
   async webSocketClose(ws: WebSocket, code: number) {
@@ -133,3 +298,4 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     }
   }
 }
+

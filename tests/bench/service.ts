@@ -1,13 +1,15 @@
 /**
  * Customer-service bench, against `wrangler dev` (workerd) on 127.0.0.1: N guest conversations
  * at once (200 unless BENCH_SERVICE_CONVERSATIONS says otherwise), each exchanging 10 rounds:
- * the visitor sends over REST and the operator's socket receives it, then the operator answers
- * over REST and the visitor's socket receives that.
+ * the visitor sends over its socket (`{type:"send"}`, as the chat page does while its socket is
+ * open) and the operator's socket receives it, then the operator answers over its socket and the
+ * visitor's socket receives that. `BENCH_SERVICE_VIA=rest` sends over REST instead (the pages'
+ * fallback when the socket is down), for comparison.
  *
  * Delivery latency = receipt on the other side's socket (Node's performance.now) minus the
- * moment the sender's REST request left (same process, same clock). Lost = a message the API
- * accepted that the other side's socket never got (within 10 s); duplicated = a message id a
- * socket got more than once. Like a page, the bench resends a message with the same client id
+ * moment the sender's message left (same process, same clock), matched by client message id.
+ * Lost = a message the other side's socket never got (within 10 s); duplicated = a message id a
+ * socket got more than once. Over REST, like a page, the bench resends a message with the same client id
  * when the connection drops or the dev server answers 503 ("restarted mid-request"): the
  * resends are counted and printed, and the latency runs from the first attempt. The floors, under the same concurrency and pattern: a WebSocket
  * ping answered by the same conversation's Durable Object (the bare object round trip), and
@@ -26,8 +28,13 @@ type Socket = {
   /** Message id → how many times it arrived, and when it first did. */
   seen: Map<number, { count: number; at: number }>;
   waiters: Map<number, (at: number) => void>;
+  /** Client message id → when it first arrived (a socket send is matched by it), or its refusal. */
+  byClient: Map<string, number>;
+  clientWaiters: Map<string, (at: number | string) => void>;
   pong: (() => void) | null;
 };
+
+const VIA: "socket" | "rest" = process.env.BENCH_SERVICE_VIA === "rest" ? "rest" : "socket";
 
 /** A client message id per conversation, side and round: the API derives nothing from it. */
 const clientId = (c: number, side: string, round: number) => `b${RUN}-${c}-${side}-${round}`;
@@ -35,12 +42,18 @@ const clientId = (c: number, side: string, round: number) => `b${RUN}-${c}-${sid
 function openSocket(url: string, cookie: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: { cookie }, perMessageDeflate: false, handshakeTimeout: 15_000 });
-    const s: Socket = { ws, seen: new Map(), waiters: new Map(), pong: null };
+    const s: Socket = { ws, seen: new Map(), waiters: new Map(), byClient: new Map(), clientWaiters: new Map(), pong: null };
     ws.on("message", (data) => {
       const at = performance.now(); // first: the receipt time, before parsing
-      const m = JSON.parse(String(data)) as { type: string; message?: { id: number } };
+      const m = JSON.parse(String(data)) as { type: string; message?: { id: number; client_message_id: string | null }; client_message_id?: string; error?: string };
       if (m.type === "pong") s.pong?.();
+      if (m.type === "send_error" && m.client_message_id) s.clientWaiters.get(m.client_message_id)?.(`send_error ${m.error}`);
       if (m.type !== "message" || !m.message) return;
+      const cid = m.message.client_message_id;
+      if (cid && !s.byClient.has(cid)) {
+        s.byClient.set(cid, at);
+        s.clientWaiters.get(cid)?.(at);
+      }
       const entry = s.seen.get(m.message.id);
       if (entry) entry.count += 1;
       else s.seen.set(m.message.id, { count: 1, at });
@@ -60,6 +73,20 @@ function receipt(s: Socket, id: number): Promise<number | null> {
     s.waiters.set(id, (at) => {
       clearTimeout(timer);
       s.waiters.delete(id);
+      resolve(at);
+    });
+  });
+}
+
+/** When the message with this client id arrived (or arrives) on the socket; a refusal's text; null if neither within the timeout. */
+function receiptByClient(s: Socket, cid: string): Promise<number | string | null> {
+  const seen = s.byClient.get(cid);
+  if (seen !== undefined) return Promise.resolve(seen);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), RECEIPT_TIMEOUT_MS);
+    s.clientWaiters.set(cid, (at) => {
+      clearTimeout(timer);
+      s.clientWaiters.delete(cid);
       resolve(at);
     });
   });
@@ -85,6 +112,20 @@ function refuse(tally: Tally, reason: string, final = false) {
   tally.refused.set(reason, (tally.refused.get(reason) ?? 0) + 1);
   if (final) tally.failed += 1;
   else tally.resent += 1;
+}
+
+/** One message over the sender's socket, timed until the other side's socket has it. */
+async function deliverOverSocket(conv: Conversation, side: "visitor" | "operator", round: number, tally: Tally) {
+  const cid = clientId(conv.id, side, round);
+  const [from, to] = side === "visitor" ? [conv.visitor, conv.operator] : [conv.operator, conv.visitor];
+  const sent = performance.now();
+  const ack = receiptByClient(from, cid);
+  const other = receiptByClient(to, cid);
+  from.ws.send(JSON.stringify({ type: "send", client_message_id: cid, text: `${side} ${round}` }));
+  const [mine, theirs] = await Promise.all([ack, other]);
+  if (typeof mine === "string") return refuse(tally, `${side}: ${mine}`, true);
+  if (typeof theirs !== "number") tally.lost += 1;
+  else tally.latencies.push(theirs - sent);
 }
 
 /** One message over REST, timed until the other side's socket has it. */
@@ -133,7 +174,7 @@ export async function benchServiceChat(server: Server, opts: { conversations?: n
   const n = opts.conversations ?? 200;
   const rounds = opts.rounds ?? 10;
   const base = server.baseUrl;
-  console.log(`\n== customer service: ${n} guest conversations at once, ${rounds} rounds each (visitor → operator socket, operator → visitor socket)`);
+  console.log(`\n== customer service: ${n} guest conversations at once, ${rounds} rounds each, sent over ${VIA} (visitor → operator socket, operator → visitor socket)`);
   const mark = server.logMark();
   const restartsBefore = server.restarts();
   const opToken = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
@@ -151,8 +192,13 @@ export async function benchServiceChat(server: Server, opts: { conversations?: n
     await Promise.all(
       convs.map(async (c) => {
         for (let round = 0; round < rounds; round++) {
-          await deliver(base, c, "visitor", round, opToken, tally);
-          await deliver(base, c, "operator", round, opToken, tally);
+          if (VIA === "socket") {
+            await deliverOverSocket(c, "visitor", round, tally);
+            await deliverOverSocket(c, "operator", round, tally);
+          } else {
+            await deliver(base, c, "visitor", round, opToken, tally);
+            await deliver(base, c, "operator", round, opToken, tally);
+          }
         }
       }),
     );
@@ -180,7 +226,7 @@ function report(r: { n: number; rounds: number; tally: Tally; dup: number; runS:
   const ping = summarize(r.pings);
   const health = summarize(r.health.filter(Number.isFinite));
   const rows: Row[] = [
-    { name: "chat: REST send → other side's socket", stats: delivery, errors: r.tally.lost + refused + r.dup, gate: false, note: `${r.tally.resent} resent` },
+    { name: `chat: ${VIA} send → other side's socket`, stats: delivery, errors: r.tally.lost + refused + r.dup, gate: false, note: `${r.tally.resent} resent` },
     { name: "floor: socket ping → pong (same object)", stats: ping, errors: 0 },
     { name: "floor: GET /api/health (same load)", stats: health, errors: 0 },
   ];

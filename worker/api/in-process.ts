@@ -10,6 +10,21 @@ export type ApiCall = <T = any>(
 ) => Promise<ApiResult<T>>;
 
 /**
+ * Marks a call as in-process (a page's loader or action): a value made at start-up that never
+ * leaves this isolate, so no outside request can carry it. The request URL cannot say so any
+ * more: in-process calls carry the page's own origin.
+ */
+export const IN_PROCESS_HEADER = "x-in-process";
+let mark: string | null = null;
+// Made at first use: workerd allows no random values in global scope.
+const inProcessMark = () => (mark ??= crypto.randomUUID());
+
+/** Whether the API request came from `inProcessApi` (a page), not from a client. */
+export function isInProcessRequest(headers: Headers): boolean {
+  return headers.get(IN_PROCESS_HEADER) === inProcessMark();
+}
+
+/**
  * Lets Remix loaders and actions call the Hono API without a network hop, so validation,
  * auth and the envelope live in one place. Pages pass the session token read from their
  * httpOnly cookie as the `token` header, exactly as an API client would.
@@ -17,6 +32,7 @@ export type ApiCall = <T = any>(
 export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiCall {
   return async (path, opts = {}) => {
     const headers = new Headers();
+    headers.set(IN_PROCESS_HEADER, inProcessMark());
     // The visitor's address, so per-IP limits count what they do through pages too.
     if (client_ip) headers.set("cf-connecting-ip", client_ip);
     if (opts.token) headers.set("token", opts.token);

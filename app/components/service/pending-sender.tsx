@@ -3,22 +3,29 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { PageEnvelope } from "../../lib/use-envelope";
 import type { Conversation, Pending, ServiceMessage, ThreadAction } from "../../lib/service";
+import type { SocketSend } from "../../lib/service-chat";
 import { PendingBubble } from "./bubble";
 
 type Sent = { message: ServiceMessage; duplicate: boolean; conversation?: Conversation };
 type Uploaded = { upload_id: string; url: string; conversation?: Conversation };
 
+/** A message sent over the socket and not echoed by then goes over REST too (same id: stored once). */
+const SOCKET_ECHO_WAIT_MS = 5_000;
+
 /**
- * Delivers one message the viewer wrote, through the page's action: a picture is uploaded
- * first, then the message is sent with the client_message_id it was given when typed. A retry
- * sends the same id (and reuses an upload that already succeeded), so the server keeps one copy.
+ * Delivers one message the viewer wrote: a picture is uploaded first (through the page's
+ * action), then the message is sent with the client_message_id it was given when typed, over
+ * the conversation's socket when it is open (the echo with that id confirms it, a `send_error`
+ * fails it), else, or when no echo came in time, through the page's action. A retry sends the
+ * same id (and reuses an upload that already succeeded), so the server keeps one copy.
  */
-export function PendingSender({ pending, conversationId, dispatch, onConversation, locale }: {
+export function PendingSender({ pending, conversationId, dispatch, onConversation, locale, socketSend }: {
   pending: Pending;
   conversationId: number | null;
   dispatch: (action: ThreadAction) => void;
   onConversation: (c: Conversation) => void;
   locale: string;
+  socketSend?: SocketSend;
 }) {
   const { t } = useTranslation();
   const upload = useFetcher<PageEnvelope<Uploaded>>();
@@ -29,7 +36,21 @@ export function PendingSender({ pending, conversationId, dispatch, onConversatio
   const conversation = useRef(conversationId);
   conversation.current = conversationId;
 
+  const echoWait = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(echoWait.current), []);
+
   function submitSend() {
+    // A new conversation is opened by the page's action; after that the socket carries messages.
+    const body = uploadId.current ? { client_message_id: cid, upload_id: uploadId.current } : { client_message_id: cid, text: pending.text ?? "" };
+    if (conversation.current !== null && socketSend?.(body)) {
+      clearTimeout(echoWait.current);
+      echoWait.current = setTimeout(submitRest, SOCKET_ECHO_WAIT_MS);
+      return;
+    }
+    submitRest();
+  }
+
+  function submitRest() {
     const form = new FormData();
     form.set("intent", "send");
     form.set("conversation_id", conversation.current === null ? "" : String(conversation.current));
@@ -49,7 +70,8 @@ export function PendingSender({ pending, conversationId, dispatch, onConversatio
 
   // Start (and start again after a retry): upload the picture unless it is already up, then send.
   useEffect(() => {
-    if (pending.failed !== null) return;
+    // Refused over the socket: no REST fallback for this attempt (the bubble offers a retry).
+    if (pending.failed !== null) return clearTimeout(echoWait.current);
     if (pending.file && !uploadId.current) submitUpload(pending.file);
     else submitSend();
     // Only a new attempt (failed → null) starts work; the fetchers' own answers drive the rest.

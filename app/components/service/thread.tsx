@@ -4,6 +4,7 @@ import { deliveryOf, isOwn, newClientMessageId, type Conversation, type Side, ty
 import { Bubble } from "./bubble";
 import { Composer, type Insert } from "./composer";
 import { PendingSender } from "./pending-sender";
+import type { SocketSend } from "../../lib/service-chat";
 
 type Props = {
   viewer: Side;
@@ -24,6 +25,8 @@ type Props = {
   empty?: ReactNode;
   /** Text to put into the composer (a canned reply). */
   insert?: Insert | null;
+  /** Sends over the conversation's socket while it is open (else the pending message goes over REST). */
+  socketSend?: SocketSend;
 };
 
 /**
@@ -69,7 +72,7 @@ export function ChatThread(props: Props) {
           );
         })}
         {thread.pending.map((p) => (
-          <PendingSender key={p.client_message_id} pending={p} conversationId={props.conversationId} dispatch={dispatch} onConversation={props.onConversation} locale={locale} />
+          <PendingSender key={p.client_message_id} pending={p} conversationId={props.conversationId} dispatch={dispatch} onConversation={props.onConversation} locale={locale} socketSend={props.socketSend} />
         ))}
       </ol>
       <div className="sv-dock">

@@ -147,6 +147,7 @@ function ConversationPane({ selected, locale, assignee }: { selected: Selected; 
     initial: selected.messages,
     has_more: selected.has_more,
     historyUrl: (p) => `/admin/service?${new URLSearchParams({ id: String(conversation.id), ...p })}`,
+    lang: locale,
   });
   // Closing, reopening and a visitor's message change the status live; the list reload follows.
   const status = statusFromMessages(chat.thread.messages) ?? conversation.status;
@@ -164,6 +165,7 @@ function ConversationPane({ selected, locale, assignee }: { selected: Selected; 
         </header>
         <ChatThread
           viewer="operator"
+          socketSend={chat.sendMessage}
           thread={chat.thread}
           dispatch={chat.dispatch}
           conversationId={conversation.id}

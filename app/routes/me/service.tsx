@@ -132,6 +132,7 @@ export default function ServicePage() {
     has_more: loaded.has_more,
     historyUrl: (p) => `/pages/me/sub/service?${new URLSearchParams({ conversation_id: String(conversation?.id ?? ""), ...p })}`,
     onHandedOver: () => window.location.reload(),
+    lang: locale,
   });
   // Looking at the conversation reads it: the me tab's badge goes out.
   useEffect(() => setServiceUnread(0), [chat.thread.messages.length]);
@@ -146,6 +147,7 @@ export default function ServicePage() {
       ) : null}
       <ChatThread
         viewer="visitor"
+        socketSend={chat.sendMessage}
         thread={chat.thread}
         dispatch={chat.dispatch}
         conversationId={conversation?.id ?? null}

@@ -1,5 +1,8 @@
+import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, newUser } from "../helpers";
+import { createApi } from "../../../worker/api/app";
+import { inProcessApi } from "../../../worker/api/in-process";
+import { call, newUser, testEnv } from "../helpers";
 import { as, cid, newGuest, operatorToken, send } from "./helpers";
 
 describe("customer service: who may read a conversation", () => {
@@ -12,8 +15,10 @@ describe("customer service: who may read a conversation", () => {
     expect(g.open.data.guest_token).toBeUndefined();
     expect(g.open.data.conversation).toMatchObject({ status: "open", unread: 0, is_guest: true, contexts: [] });
 
-    const inProcess = await call("http://internal/api/service/open", {});
+    // A page's call (with the page's own origin); a client claiming that origin gets no token.
+    const inProcess = (await inProcessApi(createApi(), testEnv, createExecutionContext(), null, "http://127.0.0.1")("/api/service/open", { body: {} })).body;
     expect(inProcess.data.guest_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await call("/api/service/open", {}, { headers: { "x-in-process": "guess" } })).data.guest_token).toBeUndefined();
     // The page passes it back as the guest-token header and reaches the same conversation.
     const again = await call("/api/service/open", {}, { headers: { "guest-token": inProcess.data.guest_token } });
     expect(again.data.conversation.id).toBe(inProcess.data.conversation.id);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkText, clampLimit, CLIENT_MESSAGE_ID_RE, deliveryState, MAX_TEXT_CHARS, previewOf, rateCheck } from "../../../worker/domain/service/rules";
+import { checkSend, checkText, clampLimit, CLIENT_MESSAGE_ID_RE, deliveryState, MAX_TEXT_CHARS, MESSAGE_ID_SPAN, nextMessageId, previewOf, rateCheck } from "../../../worker/domain/service/rules";
 import { parseServiceClientMessage, ServerMessage } from "../../../durable-objects/protocol";
 
 describe("service text", () => {
@@ -67,7 +67,9 @@ describe("client message ids and pages", () => {
 });
 
 describe("service wire protocol", () => {
-  it("clients may send typing, receipts and ping; nothing else", () => {
+  it("clients may send messages, typing, receipts and ping; nothing else", () => {
+    expect(parseServiceClientMessage(JSON.stringify({ type: "send", client_message_id: "abcdefgh", text: "hi" }))).toEqual({ type: "send", client_message_id: "abcdefgh", text: "hi" });
+    expect(parseServiceClientMessage(JSON.stringify({ type: "send", text: "no id" }))).toBeNull();
     expect(parseServiceClientMessage(JSON.stringify({ type: "typing", typing: true }))).toEqual({ type: "typing", typing: true });
     expect(parseServiceClientMessage(JSON.stringify({ type: "read", state: "read", up_to_id: 3 }))).toEqual({ type: "read", state: "read", up_to_id: 3 });
     expect(parseServiceClientMessage(JSON.stringify({ type: "read", state: "seen", up_to_id: 3 }))).toBeNull();
@@ -81,5 +83,31 @@ describe("service wire protocol", () => {
     expect(ServerMessage.safeParse({ type: "message", message }).success).toBe(true);
     expect(ServerMessage.safeParse({ type: "message", message: { ...message, author: "admin" } }).success).toBe(false);
     expect(ServerMessage.safeParse({ type: "service", unread: 2 }).success).toBe(true);
+    expect(ServerMessage.safeParse({ type: "send_error", client_message_id: "abcdefgh", error: "service_rate_limited", msg: "slow down", retry_after_ms: 900 }).success).toBe(true);
+  });
+});
+
+describe("message ids handed out by the conversation's object", () => {
+  it("each conversation counts up in its own range, above every id written before", () => {
+    expect(nextMessageId(3, 0)).toBe(3 * MESSAGE_ID_SPAN + 1);
+    // Old autoincrement ids (small) do not pull the range down.
+    expect(nextMessageId(3, 57)).toBe(3 * MESSAGE_ID_SPAN + 1);
+    expect(nextMessageId(3, 3 * MESSAGE_ID_SPAN + 9)).toBe(3 * MESSAGE_ID_SPAN + 10);
+    // Two conversations never meet, and ids stay exact integers far out.
+    expect(nextMessageId(4, 0)).toBeGreaterThan(nextMessageId(3, 3 * MESSAGE_ID_SPAN + 1000));
+    expect(Number.isSafeInteger(nextMessageId(2 ** 33 - 1, (2 ** 33 - 1) * MESSAGE_ID_SPAN + MESSAGE_ID_SPAN - 2))).toBe(true);
+  });
+});
+
+describe("a message's shape before it is ordered (socket and REST alike)", () => {
+  it("needs a client id and exactly one of a text and a picture id", () => {
+    expect(checkSend({ client_message_id: "abcdefgh", text: "  hi  " })).toEqual({ status: "ok", text: "hi", upload_id: null });
+    expect(checkSend({ client_message_id: "abc", text: "hi" })).toEqual({ status: "client_id_invalid" });
+    expect(checkSend({ client_message_id: "abcdefgh", text: "   " })).toEqual({ status: "empty" });
+    expect(checkSend({ client_message_id: "abcdefgh", text: "x".repeat(2001) })).toEqual({ status: "too_long" });
+    const pic = "0123456789abcdef0123456789abcdef";
+    expect(checkSend({ client_message_id: "abcdefgh", upload_id: pic })).toEqual({ status: "ok", text: null, upload_id: pic });
+    expect(checkSend({ client_message_id: "abcdefgh", upload_id: pic, text: "and words" })).toEqual({ status: "both" });
+    expect(checkSend({ client_message_id: "abcdefgh", upload_id: "../etc" })).toEqual({ status: "picture_unknown" });
   });
 });

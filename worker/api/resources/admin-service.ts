@@ -75,7 +75,10 @@ export const adminServiceApi = new Hono<AppEnv>()
   .use("*", requireOperator)
   .on(["GET", "POST"], "/conversations", async (c) => ok(c, await inboxRows(c)))
   .on(["GET", "POST"], "/conversation", async (c) => {
-    const conversation = await liveConversation(c, read(c, ById).id);
+    const id = read(c, ById).id;
+    // Its status and last message as of every message its object delivered.
+    await conversationStub(c, id).flush();
+    const conversation = await liveConversation(c, id);
     const db = c.get("db");
     const contexts = (await contextsOf(db, [conversation.id])).get(conversation.id) ?? [];
     const user = conversation.user_id === null ? null : await userPanel(db, conversation.user_id, c.get("locale"));
@@ -84,6 +87,8 @@ export const adminServiceApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/messages", async (c) => {
     const q = read(c, HistoryQuery);
     const conversation = await liveConversation(c, q.conversation_id);
+    // What the conversation's object delivered is in D1 before it is read.
+    await conversationStub(c, conversation.id).flush();
     const page = await listMessages(c.get("db"), conversation.id, { before_id: q.before_id, after_id: q.after_id, limit: q.limit });
     const newest = Math.max(0, ...page.rows.filter((m) => m.author === "visitor").map((m) => m.id));
     const current = newest > conversation.operator_delivered_id ? ((await conversationStub(c, conversation.id).progress(conversation.id, "operator", "delivered", newest)) ?? conversation) : conversation;
@@ -93,10 +98,11 @@ export const adminServiceApi = new Hono<AppEnv>()
     const body = read(c, SendBody);
     const content = messageBody(body);
     const operator = c.get("operator");
-    // The object refuses a conversation that does not exist or was merged away (not_found).
-    const result = await conversationStub(c, body.conversation_id).send({ conversation_id: body.conversation_id, member: null, author: "operator", client_message_id: body.client_message_id, operator_id: operator.id, operator_name: operator.account, ...content });
+    const conversation = await liveConversation(c, body.conversation_id);
+    // The same method an operator socket's `send` reaches: one sequencer, one de-duplication.
+    const result = await conversationStub(c, conversation.id).send({ conversation_id: conversation.id, author: "operator", client_message_id: body.client_message_id, operator_id: operator.id, operator_name: operator.account, ...content });
     if (result.status !== "ok") sendRefused(result);
-    return ok(c, { message: viewMessages([result.message], result.conversation, "operator")[0], duplicate: result.duplicate });
+    return ok(c, { message: viewMessages([result.message], conversation, "operator")[0], duplicate: result.duplicate });
   })
   .post("/read", async (c) => {
     const body = read(c, ReadBody);

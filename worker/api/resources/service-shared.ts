@@ -47,9 +47,10 @@ export function contextLabel(locale: LocaleKey, ctx: ConvContext) {
   return { ...ctx, label: translate(locale, `errors.service_context_${ctx.kind}`, { id: ctx.ref_id }) };
 }
 
-/** A conversation as `viewer` sees it (docs/customer-service.md). */
+/** A conversation as `viewer` sees it (docs/customer-service.md); its unread count after the object's pending messages reached D1. */
 export async function conversationView(c: Context<AppEnv>, conversation: Conversation, viewer: Side) {
   const db = c.get("db");
+  await conversationStub(c, conversation.id).flush();
   const [unread, contexts] = await Promise.all([unreadFor(db, conversation, viewer), contextsOf(db, [conversation.id])]);
   const peer = peerProgress(conversation, viewer);
   return {

@@ -9,12 +9,13 @@ import { getContacts } from "../../domain/content/site";
 import { MAX_UPLOAD_BYTES } from "../../domain/uploads/sniff";
 import { storeUpload } from "../../domain/uploads/store";
 import { attachContext, contextAllowed, conversationOf, newGuestToken, openConversation, type Conversation, type Visitor } from "../../domain/service/conversations";
-import { handOverGuest } from "../../domain/service/handover";
+import { adoptGuest, planHandOver } from "../../domain/service/handover";
 import { linkUpload, listMessages, unreadFor } from "../../domain/service/messages";
 import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
 import { guestCookie } from "../../service-cookie";
 import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
+import { isInProcessRequest } from "../in-process";
 import type { AppEnv } from "../types";
 import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
 
@@ -28,8 +29,8 @@ const OpenBody = z.object({ context: ContextInput.optional(), context_kind: z.st
 });
 const UploadQuery = z.object({ conversation_id: id().optional() });
 
-/** Pages call the API in-process (worker/api/in-process.ts) at this host; browsers never can. */
-const isInProcess = (c: Context<AppEnv>) => new URL(c.req.url).host === "internal";
+/** Pages call the API in-process (worker/api/in-process.ts), marked so; browsers never can be. */
+const isInProcess = (c: Context<AppEnv>) => isInProcessRequest(c.req.raw.headers);
 
 /** The caller's identity, creating a guest token for a first-time guest (cookie, and in data for pages). */
 async function visitorOrNewGuest(c: Context<AppEnv>): Promise<{ visitor: Visitor; guest_token?: string }> {
@@ -40,8 +41,10 @@ async function visitorOrNewGuest(c: Context<AppEnv>): Promise<{ visitor: Visitor
   return { visitor: { kind: "guest", token_hash }, guest_token: token };
 }
 
-async function messagesAnswer(c: Context<AppEnv>, conversation: Conversation, side: Side) {
+/** History from D1, after the conversation's object wrote what it delivered (nothing a socket showed is missing). */
+export async function messagesAnswer(c: Context<AppEnv>, conversation: Conversation, side: Side) {
   const q = read(c, HistoryQuery);
+  await conversationStub(c, conversation.id).flush();
   const page = await listMessages(c.get("db"), conversation.id, { before_id: q.before_id, after_id: q.after_id, limit: q.limit });
   // What the caller now holds from the other side counts as delivered to them.
   const newest = Math.max(0, ...page.rows.filter((m) => m.author === (side === "visitor" ? "operator" : "visitor")).map((m) => m.id));
@@ -83,12 +86,11 @@ export const serviceApi = new Hono<AppEnv>()
   .post("/send", async (c) => {
     const body = read(c, SendBody);
     const content = messageBody(body);
-    // Membership is checked by the conversation's object, in the same step that stores the message.
-    const member = await visitorOf(c);
-    if (!member) throw new ApiError("errors.not_found", 404);
-    const result = await conversationStub(c, body.conversation_id).send({ conversation_id: body.conversation_id, member, author: "visitor", client_message_id: body.client_message_id, operator_id: null, operator_name: null, ...content });
+    const conversation = await memberConversation(c, body.conversation_id);
+    // The same method a socket's `send` reaches: one sequencer, one de-duplication.
+    const result = await conversationStub(c, conversation.id).send({ conversation_id: conversation.id, author: "visitor", client_message_id: body.client_message_id, operator_id: null, operator_name: null, ...content });
     if (result.status !== "ok") sendRefused(result);
-    return ok(c, { message: viewMessages([result.message], result.conversation, "visitor")[0], duplicate: result.duplicate });
+    return ok(c, { message: viewMessages([result.message], conversation, "visitor")[0], duplicate: result.duplicate });
   })
   .post("/upload", async (c) => {
     const visitor = await visitorOf(c);
@@ -109,6 +111,7 @@ export const kefuApi = new Hono<AppEnv>().on(["GET", "POST"], "/kefu", async (c)
   const db = c.get("db");
   const visitor = await visitorOf(c);
   const conversation = visitor ? await conversationOf(db, visitor) : undefined;
+  if (conversation) await conversationStub(c, conversation.id).flush();
   const unread = conversation ? await unreadFor(db, conversation, "visitor") : 0;
   return ok(c, { ...(await getContacts(db)), conversation_id: conversation?.id ?? null, unread });
 });
@@ -121,10 +124,15 @@ export async function handOverAtSignIn(c: Context<AppEnv>, user_id: number): Pro
   const token = guestTokenOf(c);
   if (!token) return;
   try {
-    const result = await handOverGuest(c.get("db"), await token, user_id, Date.now());
+    const plan = await planHandOver(c.get("db"), await token, user_id);
+    if (plan.status === "adopt" && (await adoptGuest(c.get("db"), plan.guest.id, user_id))) await conversationStub(c, plan.guest.id).handedOver();
+    if (plan.status === "merge") {
+      // The guest's object writes what it holds and stops taking messages; the user's gives the moved ones its next ids.
+      await conversationStub(c, plan.guest.id).retire(plan.guest.id);
+      await conversationStub(c, plan.own.id).absorb(plan.guest, plan.own);
+    }
     // The token reads nothing any more: a direct client drops it (pages clear their own cookie).
     c.header("set-cookie", await guestCookie.serialize("", { maxAge: 0, secure: new URL(c.req.url).protocol === "https:" }), { append: true });
-    if (result.status !== "none") await conversationStub(c, result.guest_conversation_id).handedOver();
   } catch (err) {
     // The sign-in itself succeeded (its session exists): a failed hand-over must not turn it into
     // an error. The guest keeps the cookie and their conversation, and the next sign-in tries again.

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lt, min, sql, asc } from "drizzle-orm";
-import { d1Statements, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
 import { isMember, type Conversation, type Visitor } from "./conversations";
 import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
@@ -75,109 +75,115 @@ export async function unreadFor(db: Db, c: Conversation, viewer: Side): Promise<
   return row?.n ?? 0;
 }
 
+/** One message to order: who writes (checked by the caller: the socket's identity, or the REST session) and what. */
 export type NewMessage = {
   conversation_id: number;
-  /** Who writes on the visitor side (checked against the conversation's owner); null for operators. */
-  member: Visitor | null;
   author: Side;
   client_message_id: string;
   operator_id: number | null;
+  /** The operator's account, shown beside operator messages. */
+  operator_name: string | null;
   text: string | null;
   upload_id: string | null;
 };
 
 export type Unread = { visitor: number; operator: number };
-const NO_CHANGE: Unread = { visitor: 0, operator: 0 };
 
 export type SendResult =
-  /** `unread`: each side's unread count right after this message (zeros for a duplicate, which changes nothing). */
-  | { status: "ok"; message: MessageRow; duplicate: boolean; conversation: Conversation; unread: Unread }
+  | { status: "ok"; message: MessageRow; duplicate: boolean }
   | { status: "rate_limited"; retry_after_ms: number }
   | { status: "closed" | "not_found" | "picture_unknown" };
 
-function byClientId(db: Db, m: Pick<NewMessage, "conversation_id" | "author" | "client_message_id">) {
-  return db
-    .select(withOperator)
-    .from(service_messages)
-    .leftJoin(operators, eq(operators.id, service_messages.operator_id))
-    .where(and(eq(service_messages.conversation_id, m.conversation_id), eq(service_messages.author, m.author), eq(service_messages.client_message_id, m.client_message_id)))
-    .limit(1);
+/**
+ * Whether the conversation's sequencer takes a message, from what it holds: a merged-away
+ * conversation takes nothing, a known client id answers the stored message (and changes
+ * nothing, even past the rate limit), operators write only while it is open, and a visitor at
+ * most 20 messages a minute (writing reopens a closed conversation).
+ */
+export function admitMessage(
+  state: { merged: boolean; status: "open" | "closed" },
+  m: Pick<NewMessage, "author">,
+  existing: MessageRow | null,
+  recent: { count: number; oldest_ms: number | null },
+  now_ms: number,
+): SendResult | { status: "new" } {
+  if (state.merged) return { status: "not_found" };
+  if (existing) return { status: "ok", message: existing, duplicate: true };
+  if (m.author === "operator") return state.status === "closed" ? { status: "closed" } : { status: "new" };
+  const limited = rateCheck(recent, now_ms);
+  return limited.status === "ok" ? { status: "new" } : limited;
 }
 
-function recentVisitorQuery(db: Db, conversation_id: number, now_ms: number) {
-  return db
-    .select({ count: count(), oldest_ms: min(service_messages.created_at_ms) })
-    .from(service_messages)
-    .where(and(eq(service_messages.conversation_id, conversation_id), eq(service_messages.author, "visitor"), gt(service_messages.created_at_ms, now_ms - RATE_LIMIT.window_ms)));
+/** What a conversation's object takes over from D1 the first time it is used: the row and its messages. */
+export async function conversationRecord(db: Db, conversation_id: number): Promise<{ conversation: Conversation | undefined; rows: MessageRow[] }> {
+  const [[conversation], rows] = await db.batch([
+    db.select().from(service_conversations).where(eq(service_conversations.id, conversation_id)),
+    db.select(withOperator).from(service_messages).leftJoin(operators, eq(operators.id, service_messages.operator_id)).where(eq(service_messages.conversation_id, conversation_id)).orderBy(asc(service_messages.id)),
+  ]);
+  return { conversation, rows };
 }
+
+/** Whether the picture was uploaded into this conversation (one read: pictures are rare). */
+export async function pictureUploaded(db: Db, conversation_id: number, upload_id: string): Promise<boolean> {
+  const row = await db.query.service_uploads.findFirst({ where: and(eq(service_uploads.upload_id, upload_id), eq(service_uploads.conversation_id, conversation_id)) });
+  return row !== undefined;
+}
+
+/** Eight bound values a message: twelve stay under D1's 100 a statement. */
+const ROWS_PER_INSERT = 12;
 
 /**
- * Stores one message. Runs inside the conversation's Durable Object, one at a time, so the
- * ids D1 gives are the conversation's order. The common case is one D1 round trip: the insert
- * carries its own conditions (the conversation exists, an operator writes only while it is open,
- * a visitor is under the rate limit, the client id is new), and only a refused insert reads
- * why: a stored client id answers the stored message (duplicate) and changes nothing.
+ * Writes messages the conversation's object already ordered and delivered (their ids given),
+ * in one batch: each insert is `ON CONFLICT DO NOTHING`, so writing the same message again (a
+ * retried flush) changes nothing; then the conversation's last message (never backwards; a
+ * visitor's message reopens it) and both sides' unread counts.
  */
-export async function storeMessage(db: Db, m: NewMessage, operator_name: string | null, now_ms: number, retried = false): Promise<SendResult> {
-  const stored = await tryInsert(db, m, now_ms);
-  if (stored) return { status: "ok", message: { ...stored.message, operator_name }, duplicate: false, conversation: stored.conversation, unread: stored.unread };
-  const [[conversation], [existing], [recent], [picture]] = await db.batch([
-    db.select().from(service_conversations).where(eq(service_conversations.id, m.conversation_id)),
-    byClientId(db, m),
-    recentVisitorQuery(db, m.conversation_id, now_ms),
-    db.select({ id: service_uploads.upload_id }).from(service_uploads).where(and(eq(service_uploads.upload_id, m.upload_id ?? ""), eq(service_uploads.conversation_id, m.conversation_id))),
+export async function writeMessages(db: Db, conversation_id: number, rows: MessageRow[]): Promise<{ conversation: Conversation | undefined; unread: Unread }> {
+  const d1 = db.$client;
+  const last = rows[rows.length - 1];
+  const reopen = rows.some((r) => r.author === "visitor") ? 1 : 0;
+  // Plain prepared statements, several rows an insert: this runs for every flush, on the objects' thread.
+  const inserts: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    inserts.push(
+      d1
+        .prepare(`INSERT INTO service_messages (id, conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT DO NOTHING`)
+        .bind(...chunk.flatMap((m) => [m.id, conversation_id, m.author, m.client_message_id, m.operator_id, m.text, m.upload_id, m.created_at_ms])),
+    );
+  }
+  const results = await d1.batch([
+    ...inserts,
+    d1
+      .prepare(
+        `UPDATE service_conversations SET status = CASE WHEN ?1 = 1 THEN 'open' ELSE status END,
+           last_message_preview = CASE WHEN ?2 >= coalesce(last_message_at_ms, 0) THEN ?3 ELSE last_message_preview END,
+           last_message_at_ms = max(coalesce(last_message_at_ms, 0), ?2)
+         WHERE id = ?4 RETURNING *`,
+      )
+      .bind(reopen, last.created_at_ms, previewOf(last.text), conversation_id),
+    d1
+      .prepare(
+        `SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
+                (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator
+         FROM service_conversations c WHERE c.id = ?`,
+      )
+      .bind(conversation_id),
   ]);
-  // Someone else's conversation is the same not_found as none at all.
-  if (!conversation || conversation.merged_into_id !== null || (m.member && !isMember(conversation, m.member))) return { status: "not_found" };
-  if (existing) return { status: "ok", message: existing, duplicate: true, conversation, unread: NO_CHANGE };
-  if (m.upload_id !== null && !picture) return { status: "picture_unknown" };
-  if (m.author === "operator" && conversation.status === "closed") return { status: "closed" };
-  const limited = m.author === "visitor" ? rateCheck({ count: recent?.count ?? 0, oldest_ms: recent?.oldest_ms ?? null }, now_ms) : { status: "ok" as const };
-  if (limited.status !== "ok") return limited;
-  // The window moved on between the two reads: one more try.
-  return retried ? { status: "not_found" } : storeMessage(db, m, operator_name, now_ms, true);
-}
-
-/** The conditional insert, the conversation's last-message update (only if it inserted) and both sides' unread counts, in one batch. */
-async function tryInsert(db: Db, m: NewMessage, now_ms: number): Promise<{ message: MessageRow; conversation: Conversation; unread: Unread } | null> {
-  const c = m.conversation_id;
-  const user_id = m.member?.kind === "user" ? m.member.user_id : null;
-  const token_hash = m.member?.kind === "guest" ? m.member.token_hash : null;
-  const [inserted, updated, unread] = await db.$client.batch(
-    d1Statements(db, [
-      sql`INSERT INTO service_messages (conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms)
-          SELECT ${c}, ${m.author}, ${m.client_message_id}, ${m.operator_id}, ${m.text}, ${m.upload_id}, ${now_ms}
-          WHERE EXISTS (SELECT 1 FROM service_conversations WHERE id = ${c} AND merged_into_id IS NULL AND (${m.author} = 'visitor' OR status = 'open')
-                        AND (${m.member === null ? 1 : 0} = 1 OR user_id = ${user_id} OR guest_token_hash = ${token_hash}))
-            AND (${m.upload_id} IS NULL OR EXISTS (SELECT 1 FROM service_uploads WHERE upload_id = ${m.upload_id} AND conversation_id = ${c}))
-            AND (${m.author} <> 'visitor' OR (SELECT count(*) FROM service_messages WHERE conversation_id = ${c} AND author = 'visitor' AND created_at_ms > ${now_ms - RATE_LIMIT.window_ms}) < ${RATE_LIMIT.messages})
-          ON CONFLICT DO NOTHING RETURNING *`,
-      // changes(): rows of the statement just before (the insert), so nothing moves for a refused one.
-      // A visitor writing reopens a closed conversation; operators reopen explicitly.
-      sql`UPDATE service_conversations SET status = CASE WHEN ${m.author} = 'visitor' THEN 'open' ELSE status END,
-          last_message_preview = ${previewOf(m.text)}, last_message_at_ms = ${now_ms}
-          WHERE id = ${c} AND changes() = 1 RETURNING *`,
-      sql`SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
-                 (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator
-          FROM service_conversations c WHERE c.id = ${c}`,
-    ]),
-  );
-  const message = inserted.results[0] as MessageRow | undefined;
-  const conversation = updated.results[0] as Conversation | undefined;
-  if (!message || !conversation) return null;
-  const counts = unread.results[0] as Unread;
-  return { message, conversation, unread: { visitor: Number(counts.visitor), operator: Number(counts.operator) } };
+  const conversation = results[inserts.length].results[0] as Conversation | undefined;
+  const counts = results[inserts.length + 1].results[0] as Unread | undefined;
+  return { conversation, unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) } };
 }
 
 /**
  * Records how far `reader` got (delivered or read, up to a message id). Never moves backwards,
- * and never past the conversation's last message. Reading implies delivery.
+ * and never past the conversation's last message (`last_id`, from its object). Reading implies delivery.
  */
-export async function recordProgress(db: Db, conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | undefined> {
+export async function recordProgress(db: Db, conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, last_id: number): Promise<Conversation | undefined> {
   const delivered = reader === "visitor" ? service_conversations.visitor_delivered_id : service_conversations.operator_delivered_id;
   const read = reader === "visitor" ? service_conversations.visitor_read_id : service_conversations.operator_read_id;
-  const last = sql`(SELECT coalesce(max(id), 0) FROM service_messages WHERE conversation_id = ${conversation_id})`;
-  const capped = sql`min(${up_to_id}, ${last})`;
+  // The conversation's object knows its last id (D1 may not have the newest messages yet).
+  const capped = sql`${Math.min(up_to_id, last_id)}`;
   const set: Record<string, unknown> = { [delivered.name]: sql`max(${delivered}, ${capped})` };
   if (state === "read") set[read.name] = sql`max(${read}, ${capped})`;
   const [row] = await db.update(service_conversations).set(set).where(eq(service_conversations.id, conversation_id)).returning();

@@ -50,16 +50,17 @@ export type ActionResult = { status: "ok"; conversation: Conversation; system?: 
 
 /**
  * Closes or reopens a conversation: the status, its audit entry and a system message the
- * visitor sees, in one batch. Runs in the conversation's Durable Object (the message's order).
+ * visitor sees, in one batch. Runs in the conversation's Durable Object, which gives the system
+ * message its id (`message_id`, the conversation's next) after writing its pending messages.
  */
-export async function setConversationStatus(db: Db, operator_id: number, conversation_id: number, to: "open" | "closed", now_ms: number): Promise<ActionResult> {
+export async function setConversationStatus(db: Db, operator_id: number, conversation_id: number, to: "open" | "closed", now_ms: number, message_id: number): Promise<ActionResult> {
   const current = await db.query.service_conversations.findFirst({ where: eq(service_conversations.id, conversation_id) });
   if (!current || current.merged_into_id !== null) return { status: "not_found" };
   if (current.status === to) return { status: "state_conflict" };
   const text = to === "closed" ? "closed" : "reopened";
   const [[conversation], [system]] = await db.batch([
     db.update(service_conversations).set({ status: to }).where(eq(service_conversations.id, conversation_id)).returning(),
-    db.insert(service_messages).values({ conversation_id, author: "system", text, created_at_ms: now_ms }).returning(),
+    db.insert(service_messages).values({ id: message_id, conversation_id, author: "system", text, created_at_ms: now_ms }).returning(),
     auditInsert(db, { operator_id, action: to === "closed" ? "service.close" : "service.reopen", target: `conversation:${conversation_id}` }, now_ms),
   ]);
   return { status: "ok", conversation, system: { ...system, operator_name: null } };

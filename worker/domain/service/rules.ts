@@ -54,3 +54,36 @@ export function clampLimit(limit: number | undefined): number {
   if (!limit || !Number.isInteger(limit) || limit < 1) return HISTORY_PAGE.default;
   return Math.min(limit, HISTORY_PAGE.max);
 }
+
+/**
+ * Message ids are handed out by the conversation's Durable Object without asking D1: each
+ * conversation owns the range after `conversation_id * MESSAGE_ID_SPAN` (about a million messages,
+ * and ids stay exact integers for 2^33 conversations), so ascending id is still the conversation's
+ * order, and ids are unique across conversations. Ids written before (D1's autoincrement) are
+ * all below every conversation's range, so they stay first.
+ */
+export const MESSAGE_ID_SPAN = 2 ** 20;
+
+/** The id after `last_id` in the conversation's range. */
+export function nextMessageId(conversation_id: number, last_id: number): number {
+  return Math.max(conversation_id * MESSAGE_ID_SPAN, last_id) + 1;
+}
+
+export type SendCheck =
+  | { status: "ok"; text: string | null; upload_id: string | null }
+  | { status: "client_id_invalid" | "empty" | "too_long" | "both" | "picture_unknown" };
+
+/**
+ * A message's shape, before it is ordered: a valid client id and exactly one of a text
+ * (1..2,000 characters after trimming) and a picture id (32 hex digits, checked against the
+ * conversation's uploads by the caller).
+ */
+export function checkSend(input: { client_message_id: string; text?: string | null; upload_id?: string | null }): SendCheck {
+  if (!CLIENT_MESSAGE_ID_RE.test(input.client_message_id)) return { status: "client_id_invalid" };
+  const upload_id = input.upload_id?.trim() || null;
+  const raw = input.text ?? "";
+  if (upload_id && raw.trim() !== "") return { status: "both" };
+  if (upload_id) return /^[0-9a-f]{32}$/.test(upload_id) ? { status: "ok", text: null, upload_id } : { status: "picture_unknown" };
+  const checked = checkText(raw);
+  return checked.status === "ok" ? { status: "ok", text: checked.text, upload_id: null } : checked;
+}
