@@ -7,6 +7,8 @@ import { defineConfig } from "@playwright/test";
 const port = process.env.E2E_PORT ?? "8799";
 export default defineConfig({
   testDir: "tests/e2e",
+  // The route walk (every page × ten languages × three identities) runs on its own: `npm run walk`.
+  testIgnore: process.env.WALK === "1" ? [] : ["**/walk.spec.ts"],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

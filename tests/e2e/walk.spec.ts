@@ -137,7 +137,7 @@ async function checkPage(page: Page, lng: LocaleKey, url: string, englishSet: Se
     .then(() => true, () => false);
   if (!hydrated) findings.push({ url, kind: "console", detail: "the page never hydrated" });
   // Loaders have answered by now; give sockets and effects a moment to draw.
-  await page.waitForTimeout(300);
+  await page.waitForTimeout(100);
   const seen = await page.evaluate(() => {
     const texts: string[] = [];
     const overflow: string[] = [];
