@@ -15,6 +15,7 @@ import { transitionInsert } from "../ledger/transitions";
 import { postTransfers, type MoneyFailure, type Transfer } from "../ledger/transfer";
 import type { Deposit } from "./deposits";
 import { getFourEyesThreshold } from "./four-eyes";
+import { refusedBy } from "../../db/refusal";
 
 /** What the operator verified: the amount that arrived and the transaction or statement reference. */
 export type Verification = { amount_micro: number; tx_ref: string };
@@ -24,14 +25,10 @@ export type FourEyesFailure = "four_eyes_same_operator" | "four_eyes_mismatch" |
 export type DecideResult = { status: "ok"; deposit: Deposit } | { status: "not_found" } | { status: MoneyFailure | FourEyesFailure };
 
 /** The named refusals of the deposit CHECKs, when a batch breaks one. */
-function classifyDepositCheck(err: unknown): FourEyesFailure | null {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const message = String((e as { message?: unknown }).message ?? "");
-    if (message.includes("deposits_four_eyes")) return "four_eyes_same_operator";
-    if (message.includes("deposits_large_needs_two")) return "four_eyes_required";
-  }
-  return null;
-}
+const DEPOSIT_REFUSALS = [
+  ["deposits_four_eyes", "four_eyes_same_operator"],
+  ["deposits_large_needs_two", "four_eyes_required"],
+] as const;
 
 /** One batch: the caller's guard, update and audit, plus the credit when there is one. */
 async function commit(db: Db, id: number, transfers: Transfer[], alongside: BatchItem<"sqlite">[], now_ms: number): Promise<DecideResult> {
@@ -39,7 +36,7 @@ async function commit(db: Db, id: number, transfers: Transfer[], alongside: Batc
   try {
     r = await postTransfers(db, transfers, alongside, now_ms);
   } catch (err) {
-    const failure = classifyDepositCheck(err);
+    const failure = refusedBy(err, DEPOSIT_REFUSALS);
     if (failure) return { status: failure };
     throw err;
   }

@@ -16,6 +16,7 @@ import { postTransfers, type MoneyFailure, type Transfer } from "../ledger/trans
 import { bonusFor, eligibility, type Eligibility } from "./bonus";
 import { getPromotionFourEyes } from "./four-eyes";
 import { findBooking, getPromotion, type Booking, type Promotion } from "./promotions";
+import { refusedBy } from "../../db/refusal";
 
 export type GrantFailure =
   | "not_found"
@@ -57,22 +58,18 @@ function bonusTransfer(b: { promotion_id: number; user_id: number }, deposit_id:
 }
 
 /** The named refusals of the booking's unique index and CHECKs. */
-function classifyBookingError(err: unknown): GrantFailure | null {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const message = String((e as { message?: unknown }).message ?? "");
-    if (message.includes("promotion_bookings.deposit_id")) return "deposit_used";
-    if (message.includes("promotion_bookings_four_eyes")) return "four_eyes_same_operator";
-    if (message.includes("promotion_bookings_large_needs_two")) return "four_eyes_required";
-  }
-  return null;
-}
+const BOOKING_REFUSALS = [
+  ["promotion_bookings.deposit_id", "deposit_used"],
+  ["promotion_bookings_four_eyes", "four_eyes_same_operator"],
+  ["promotion_bookings_large_needs_two", "four_eyes_required"],
+] as const;
 
 async function commit(db: Db, id: number, transfers: Transfer[], alongside: BatchItem<"sqlite">[], now_ms: number): Promise<DecideResult> {
   let r;
   try {
     r = await postTransfers(db, transfers, alongside, now_ms);
   } catch (err) {
-    const failure = classifyBookingError(err);
+    const failure = refusedBy(err, BOOKING_REFUSALS);
     if (failure) return { status: failure };
     throw err;
   }

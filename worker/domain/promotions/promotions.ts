@@ -5,6 +5,7 @@ import { auditInsert } from "../audit/log";
 import { openState } from "../audit/second-operator";
 import { bookable } from "./bonus";
 import type { PromotionTexts } from "./texts";
+import { refusedBy } from "../../db/refusal";
 
 export type Promotion = typeof promotions.$inferSelect;
 export type Booking = typeof promotion_bookings.$inferSelect;
@@ -79,10 +80,7 @@ async function createPromotion(db: Db, operator_id: number | null, input: Promot
 }
 
 function raised(err: unknown, name: string): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (String((e as { message?: unknown }).message ?? "").includes(name)) return true;
-  }
-  return false;
+  return refusedBy(err, [[name, "raised"]]) !== null;
 }
 
 /** Bonuses pending or paid under a promotion (while above 0 its money terms are frozen). */
