@@ -9,3 +9,4 @@ export * from "./earn";
 export * from "./promotions";
 export * from "./wallet-login";
 export * from "./service";
+export * from "./notifications";
