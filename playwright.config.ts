@@ -14,7 +14,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [["list"], ["json", { outputFile: "tests/.reports/playwright.json" }]],
+  // The walk reports on its own file: `npm test` runs it as a second invocation (scripts/test.ts).
+  reporter: [["list"], ["json", { outputFile: process.env.WALK === "1" ? "tests/.reports/walk.json" : "tests/.reports/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 390, height: 844 },

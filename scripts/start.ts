@@ -5,6 +5,7 @@
 import { prepare, wranglerDev } from "./lib";
 
 const port = process.env.PORT ?? "8787";
-await prepare(".wrangler/state");
+// `npm test` has built already when it starts this for the installability check.
+await prepare(".wrangler/state", { build: process.env.PROOFLINE_BUILT !== "1" });
 console.log(`\nProofline: http://127.0.0.1:${port}  (demo / demo12345, console /admin: operator / operator12345)\n`);
 wranglerDev(port, ".wrangler/state");

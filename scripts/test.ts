@@ -1,6 +1,8 @@
 /**
  * `npm test`: the whole suite. Finds (or, as root with apt, installs) Debian's Chromium,
- * builds, runs vitest (unit + workerd API) and Playwright, and ends with one summary line.
+ * builds, runs vitest (unit + workerd API), the Playwright journeys, the route walk and the installability
+ * check against `npm start`, and ends
+ * with one summary line.
  */
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -41,15 +43,33 @@ try {
   failures.push("playwright");
 }
 
-let passed = 0;
-let failed = 0;
+// The route walk (decision 067): every page, three identities, ten languages, on a fresh server
+// of its own, two languages at a time (each language signs in and browses on its own contexts).
+try {
+  await run(bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], { env: { ...quietEnv, CHROMIUM_PATH: chromium, PROOFLINE_BUILT: "1", WALK: "1" } });
+} catch {
+  failures.push("walk");
+}
+
+// Chromium's installability verdict against the app as `npm start` serves it.
+let installable = true;
+try {
+  await run(bin("tsx"), ["scripts/installable.ts"], { env: { ...quietEnv, CHROMIUM_PATH: chromium, PROOFLINE_BUILT: "1" } });
+} catch {
+  installable = false;
+  failures.push("installable");
+}
+
+let passed = installable ? 1 : 0;
+let failed = installable ? 0 : 1;
 if (existsSync("tests/.reports/vitest.json")) {
   const v = JSON.parse(readFileSync("tests/.reports/vitest.json", "utf8"));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
 }
-if (existsSync("tests/.reports/playwright.json")) {
-  const p = JSON.parse(readFileSync("tests/.reports/playwright.json", "utf8"));
+for (const report of ["tests/.reports/playwright.json", "tests/.reports/walk.json"]) {
+  if (!existsSync(report)) continue;
+  const p = JSON.parse(readFileSync(report, "utf8"));
   passed += p.stats.expected;
   failed += p.stats.unexpected + p.stats.flaky;
 }

@@ -22,6 +22,12 @@ export function AppLink(props: LinkProps) {
   );
 }
 
+/** A title's width in Latin letters: CJK and full-width characters count two. */
+function titleWidth(title: string): number {
+  const wide = title.match(/[\u1100-\u115F\u2E80-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/g);
+  return title.length + (wide?.length ?? 0);
+}
+
 /**
  * The blue 44 px custom navigation bar. Back goes to the previous page, whose loaders run
  * again, so it shows fresh data; with no history it goes home.
@@ -45,7 +51,8 @@ export function Navbar({ title, back = false, right }: { title: string; back?: b
           </button>
         ) : null}
       </div>
-      <h1 className="navbar-title">{title}</h1>
+      {/* A long title (Spanish, Portuguese, Vietnamese...) takes two smaller lines rather than losing its end. */}
+      <h1 className={titleWidth(title) > 24 ? "navbar-title navbar-title-long" : "navbar-title"}>{title}</h1>
       <div className="navbar-side navbar-right">{right}</div>
     </header>
   );

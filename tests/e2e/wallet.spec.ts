@@ -8,6 +8,7 @@ import { open, words } from "./helpers";
 const en_auth = words("en", "auth");
 const en_me = words("en", "me");
 const en_common = words("en", "common");
+const en_errors = words("en", "errors");
 
 /** A fixed test key: the e2e server starts from empty state, so its account is new each run. */
 const TEST_KEY = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
@@ -79,6 +80,14 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   await page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") }).click();
   await expect(page).toHaveURL(/\/$/);
   expect(await accountName(page)).toBe(address);
+
+  // It came in without an invitation code: it names one once, and the form is gone afterwards.
+  const inviter = page.getByTestId("inviter-form");
+  await inviter.getByLabel(en_me.invited_by).fill("welcome");
+  await page.screenshot({ path: "tests/.reports/wallet-set-inviter-390x844.png" });
+  await inviter.getByRole("button", { name: en_me.inviter_save }).click();
+  await expect(page.getByText(en_errors.inviter_saved)).toBeVisible();
+  await expect(inviter).toHaveCount(0);
 
   // A wallet account has no password: it sets one without an old one, then signs in by password too.
   await page.getByRole("link", { name: en_me.pwd_set_title }).click();

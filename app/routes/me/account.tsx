@@ -1,18 +1,26 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AppLink, Screen } from "../../components/nav";
-import { useCopy } from "../../components/ui";
+import { useCopy, useUi } from "../../components/ui";
 import { formatDate } from "../../lib/format";
 import { api } from "../../lib/api.server";
 import { useRootData } from "../../root";
 import type { ProfileView } from "./profile";
 import { useServiceUnread } from "../../lib/service-unread";
+import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+export { clientAction } from "../../lib/client-action";
 
 /** The profile's review status for its menu line; without an answer the line shows no status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await api<ProfileView>(context, request, "/api/user/cxinfos");
   return { profile_status: res.code === 1 ? res.data.status : null };
+}
+
+/** An account that came in without a code (a wallet's first sign-in) names its inviter, once. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  return api(context, request, "/api/user/set_inviter", { invite_code: String(form.get("invite_code") ?? "") });
 }
 
 /** Accounts (tab 3): who you are, your invitation code, and the way to every setting. */
@@ -45,6 +53,7 @@ export default function Accounts() {
             {user.invite_code}
           </button>
         </div>
+        {user.invited_with_code === "" ? <InviterForm /> : null}
       </section>
       <nav className="menu card" aria-label={t("menu_money")}>
         <MenuItem to="/pages/me/sub/stored" label={t("menu_recharge")} />
@@ -70,6 +79,22 @@ export default function Accounts() {
         <ServiceMenuItem />
       </nav>
     </Screen>
+  );
+}
+
+function InviterForm() {
+  const { t } = useTranslation("me");
+  const ui = useUi();
+  const fetcher = useFetcher<PageEnvelope>();
+  useEnvelope(fetcher.data, (_data, msg) => ui.toast(msg));
+  return (
+    <fetcher.Form method="post" className="row inviter-form" data-testid="inviter-form">
+      <label htmlFor="invite_code">{t("invited_by")}</label>
+      <input id="invite_code" name="invite_code" maxLength={16} autoCapitalize="characters" placeholder={t("inviter_placeholder")} required />
+      <button type="submit" className="btn btn-primary" disabled={fetcher.state !== "idle"}>
+        {t("inviter_save")}
+      </button>
+    </fetcher.Form>
   );
 }
 

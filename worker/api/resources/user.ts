@@ -14,6 +14,7 @@ import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
+import { setInviterLater } from "../../domain/identity/invitation";
 import { issueNonce, walletLogin } from "../../domain/identity/wallet-login";
 import { handOverAtSignIn } from "./service";
 
@@ -56,6 +57,10 @@ const ResetPasswordBody = z
     message: "errors.password_mismatch",
     path: ["new_password_confirm"],
   });
+
+const InviterBody = z.object({
+  invite_code: text({ max: 16, invalid: "errors.invite_unknown" }).pipe(z.string().regex(INVITE_CODE_RE, "errors.invite_unknown")),
+});
 
 const LangBody = z.object({
   value: text({ max: 35 }).pipe(z.string().refine((v) => localeFromLang(v) !== null, "errors.invalid_field")),
@@ -128,6 +133,13 @@ export const userApi = new Hono<AppEnv>()
     );
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     return ok(c, null, "errors.password_changed");
+  })
+  // A wallet account names its inviter once, after its first sign-in (decision 084).
+  .post("/set_inviter", requireUser, async (c) => {
+    const { invite_code } = read(c, InviterBody);
+    const result = await setInviterLater(c.get("db"), c.get("user").id, invite_code);
+    if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
+    return ok(c, null, "errors.inviter_saved");
   })
   .post("/lang", requireUser, async (c) => {
     const { value } = read(c, LangBody);
