@@ -1,6 +1,7 @@
-/** The server Playwright starts: a fresh local state, migrated and seeded, on port 8799. */
+/** The server Playwright starts: a fresh local state, migrated and seeded, served as `npm start` serves it. */
 import { rmSync } from "node:fs";
-import { prepare, wranglerDev } from "./lib";
+import { prepare } from "./lib";
+import { workerdServe } from "./workerd-serve";
 
 export const E2E_PORT = process.env.E2E_PORT ?? "8799";
 const state = ".wrangler/e2e";
@@ -8,4 +9,7 @@ rmSync(state, { recursive: true, force: true });
 // `npm test` has built already; a standalone `npx playwright test` builds here.
 await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });
 // The journeys may move the earn clock forward (worker/clock.ts): only this test server allows it.
-wranglerDev(E2E_PORT, state, ["--var", "TEST_CLOCK:1"]);
+const server = await workerdServe({ port: Number(E2E_PORT), persistTo: state, vars: { APP_ENV: "local", D1_LIMITS: "enforce", TEST_CLOCK: "1" } });
+const stop = () => server.stop().then(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

@@ -1,11 +1,17 @@
 /**
  * `npm start`: build, apply D1 migrations, seed the demo data (idempotent), and serve the
- * whole app at http://127.0.0.1:8787 (PORT overrides) with local D1/R2/DO state.
+ * whole app at http://127.0.0.1:8787 (PORT overrides) with local D1/R2/DO state, in one workerd
+ * process (scripts/workerd-serve.ts).
  */
-import { prepare, wranglerDev } from "./lib";
+import { prepare } from "./lib";
+import { workerdServe } from "./workerd-serve";
 
-const port = process.env.PORT ?? "8787";
+const port = Number(process.env.PORT ?? "8787");
+const state = ".wrangler/state";
 // `npm test` has built already when it starts this for the installability check.
-await prepare(".wrangler/state", { build: process.env.PROOFLINE_BUILT !== "1" });
-console.log(`\nProofline: http://127.0.0.1:${port}  (demo / demo12345, console /admin: operator / operator12345)\n`);
-wranglerDev(port, ".wrangler/state");
+await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });
+const server = await workerdServe({ port, persistTo: state, vars: { APP_ENV: "local", D1_LIMITS: "enforce" } });
+console.log(`\nProofline: ${server.url.origin}  (demo / demo12345, console /admin: operator / operator12345)\n`);
+const stop = () => server.stop().then(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

@@ -4,7 +4,7 @@
  * bindings never import the objects (which import Env).
  */
 import type { ActionResult } from "../../worker/domain/service/operator";
-import type { NewMessage, SendResult } from "../../worker/domain/service/messages";
+import type { GroupWritten, MessageGroup, NewMessage, SendResult } from "../../worker/domain/service/messages";
 import type { Conversation } from "../../worker/domain/service/conversations";
 import type { Side } from "../../worker/domain/service/rules";
 import type { ServerMessage } from "../protocol";
@@ -33,6 +33,8 @@ export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
 
 export interface ServiceInboxApi extends Rpc.DurableObjectBranded {
   publish(message: ServerMessage): Promise<number>;
+  /** The one D1 writer of service messages: one conversation's pending rows, in the next group commit (decision 086). */
+  persist(group: MessageGroup): Promise<GroupWritten>;
 }
 
 /** The Worker → object headers that say who an authenticated upgrade is (set by worker/ws.ts only). */

@@ -5,7 +5,7 @@ import { invocationDb } from "../../worker/db/limits";
 import type { Env } from "../../worker/env";
 import type { Conversation } from "../../worker/domain/service/conversations";
 import { mergeGuest, type Move } from "../../worker/domain/service/handover";
-import { admitMessage, conversationRecord, messageView, pictureUploaded, recordProgress, unreadFor, writeMessages, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
+import { admitMessage, conversationRecord, messageView, pictureUploaded, recordProgress, unreadFor, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
 import { assignConversation, setConversationStatus, type ActionResult } from "../../worker/domain/service/operator";
 import { otherSide, type Side } from "../../worker/domain/service/rules";
 import { notifyUser } from "../../worker/ws";
@@ -34,8 +34,9 @@ const RETRY_MS = 5_000;
 /**
  * One per conversation: the one sequencer of its messages and the fan-out to both sides' pages
  * over hibernating WebSockets. A message is ordered in the object's own SQLite storage (its id,
- * de-duplication, the rate limit), sent to every page, and written to D1 right after (one batch
- * for everything pending, one write at a time; an alarm retries a failed one). D1 stays the
+ * de-duplication, the rate limit), sent to every page, and written to D1 shortly after by the
+ * one service writer, in a group commit with other conversations' messages (decision 086; one
+ * hand-over at a time; an alarm retries a failed one). D1 stays the
  * record that every REST read uses; reads ask `flush()` first. The Worker authenticates every
  * upgrade and call.
  */
@@ -143,12 +144,24 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     }, FLUSH_DELAY_MS.min + Math.random() * FLUSH_DELAY_MS.jitter);
   }
 
+  /**
+   * Hands what D1 does not have yet to the one service writer (the inbox object, decision 086),
+   * which writes it in its next group commit and tells the operators' inbox; the user's me-tab
+   * badge is told from here when an operator wrote.
+   */
   private async writePending(): Promise<void> {
     for (let rows = this.seq.pending(FLUSH_BATCH); rows.length > 0; rows = this.seq.pending(FLUSH_BATCH)) {
-      const { conversation, unread } = await writeMessages(this.db(), rows[0].conversation_id, rows);
+      const { conversation, unread } = await this.inbox().persist({ conversation_id: rows[0].conversation_id, rows });
       this.seq.markFlushed(rows.map((r) => r.id));
-      if (conversation) this.ctx.waitUntil(this.tell(conversation, unread.operator, rows.some((r) => r.author === "operator") ? unread.visitor : null));
+      if (conversation && conversation.user_id !== null && rows.some((r) => r.author === "operator")) {
+        const user_id = conversation.user_id;
+        this.ctx.waitUntil(notifyUser(this.env, user_id, { type: "service", unread: unread.visitor }).catch((err) => console.error("service notify failed", conversation.id, err)));
+      }
     }
+  }
+
+  private inbox() {
+    return this.env.SERVICE_INBOX.get(this.env.SERVICE_INBOX.idFromName("inbox"));
   }
 
   /** Pending messages survive a restart in storage; the alarm (stored with them) writes them if no flush did. */
@@ -290,8 +303,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
   private async tell(c: Conversation, operator_unread: number | null, visitor_unread: number | null) {
     try {
       const unread = operator_unread ?? (await unreadFor(this.db(), c, "operator"));
-      const inbox = this.env.SERVICE_INBOX.get(this.env.SERVICE_INBOX.idFromName("inbox"));
-      await inbox.publish({ type: "inbox", conversation_id: c.id, unread, last_message_at_ms: c.last_message_at_ms, status: c.status, assigned_operator_id: c.assigned_operator_id });
+      await this.inbox().publish({ type: "inbox", conversation_id: c.id, unread, last_message_at_ms: c.last_message_at_ms, status: c.status, assigned_operator_id: c.assigned_operator_id });
       if (visitor_unread !== null && c.user_id !== null) await notifyUser(this.env, c.user_id, { type: "service", unread: visitor_unread });
     } catch (err) {
       console.error("service notify failed", c.id, err);

@@ -275,6 +275,9 @@ export async function snapshotWorker(dir: string, entry?: string): Promise<Snaps
  * workerd as a grandchild, and signalling the group stops both, without touching any other
  * wrangler the developer has running.
  */
+/** Which local server the benches start: `npm start`'s single workerd, or `wrangler dev`. */
+export const SERVER_KIND: "workerd" | "wrangler" = process.env.BENCH_SERVER === "wrangler" ? "wrangler" : "workerd";
+
 export async function startServer(opts: {
   port: number;
   stateDir: string;
@@ -303,12 +306,15 @@ export async function startServer(opts: {
   if (!opts.skipPrepare) await prepareState(stateDir);
   const snapshot = opts.snapshot ?? (await snapshotWorker(`${stateDir}.snapshot`));
 
-  const child = spawn(
-    bin("wrangler"),
-    ["dev", snapshot.script, "--no-bundle", "--assets", snapshot.assets, "--ip", HOST, "--port", String(port), "--persist-to", stateDir, "--var", "APP_ENV:local", ...Object.entries({ D1_LIMITS: "enforce", ...opts.vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
-    { env: quietEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  if (child.pid === undefined) throw new Error("wrangler dev: could not spawn");
+  const vars = Object.entries({ APP_ENV: "local", D1_LIMITS: "enforce", ...opts.vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  // The server `npm start` runs (one workerd, scripts/workerd-serve.ts), or with
+  // BENCH_SERVER=wrangler the `wrangler dev` it replaced, for comparison.
+  const [cmd, args] =
+    SERVER_KIND === "wrangler"
+      ? [bin("wrangler"), ["dev", snapshot.script, "--no-bundle", "--assets", snapshot.assets, "--ip", HOST, "--port", String(port), "--persist-to", stateDir, ...vars]]
+      : [bin("tsx"), ["scripts/workerd-serve.ts", "--script", snapshot.script, "--assets", snapshot.assets, "--port", String(port), "--persist-to", stateDir, ...vars]];
+  const child = spawn(cmd, args, { env: quietEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  if (child.pid === undefined) throw new Error(`${SERVER_KIND}: could not spawn`);
   const pid = child.pid;
 
   // Wrangler's output is kept (last lines only) and shown only if something goes wrong:

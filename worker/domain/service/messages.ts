@@ -132,47 +132,65 @@ export async function pictureUploaded(db: Db, conversation_id: number, upload_id
 /** Eight bound values a message: twelve stay under D1's 100 a statement. */
 const ROWS_PER_INSERT = 12;
 
+/** One conversation's messages to write: rows its object already ordered and delivered (ids given). */
+export type MessageGroup = { conversation_id: number; rows: MessageRow[] };
+export type GroupWritten = { conversation: Conversation | undefined; unread: Unread };
+
+/** The statements one group costs in a batch (its inserts, the conversation's update, the unread counts). */
+export function groupStatements(rows: number): number {
+  return Math.ceil(rows / ROWS_PER_INSERT) + 2;
+}
+
 /**
- * Writes messages the conversation's object already ordered and delivered (their ids given),
- * in one batch: each insert is `ON CONFLICT DO NOTHING`, so writing the same message again (a
- * retried flush) changes nothing; then the conversation's last message (never backwards; a
- * visitor's message reopens it) and both sides' unread counts.
+ * Writes the messages of several conversations in ONE D1 batch (the write-behind's group
+ * commit, decision 086). Each insert is `ON CONFLICT DO NOTHING`, so writing the same message
+ * again (a retried flush) changes nothing; then per conversation its last message (never
+ * backwards; a visitor's message reopens it) and both sides' unread counts.
  */
-export async function writeMessages(db: Db, conversation_id: number, rows: MessageRow[]): Promise<{ conversation: Conversation | undefined; unread: Unread }> {
+export async function writeMessageGroups(db: Db, groups: MessageGroup[]): Promise<GroupWritten[]> {
   const d1 = db.$client;
-  const last = rows[rows.length - 1];
-  const reopen = rows.some((r) => r.author === "visitor") ? 1 : 0;
-  // Plain prepared statements, several rows an insert: this runs for every flush, on the objects' thread.
-  const inserts: D1PreparedStatement[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-    inserts.push(
-      d1
-        .prepare(`INSERT INTO service_messages (id, conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT DO NOTHING`)
-        .bind(...chunk.flatMap((m) => [m.id, conversation_id, m.author, m.client_message_id, m.operator_id, m.text, m.upload_id, m.created_at_ms])),
-    );
+  // Plain prepared statements, several rows an insert: this runs for every flush.
+  const statements: D1PreparedStatement[] = [];
+  const resultsAt: number[] = [];
+  for (const g of groups) {
+    for (let i = 0; i < g.rows.length; i += ROWS_PER_INSERT) statements.push(insertChunk(d1, g.conversation_id, g.rows.slice(i, i + ROWS_PER_INSERT)));
+    resultsAt.push(statements.length);
+    statements.push(touchConversation(d1, g), unreadCounts(d1, g.conversation_id));
   }
-  const results = await d1.batch([
-    ...inserts,
-    d1
-      .prepare(
-        `UPDATE service_conversations SET status = CASE WHEN ?1 = 1 THEN 'open' ELSE status END,
-           last_message_preview = CASE WHEN ?2 >= coalesce(last_message_at_ms, 0) THEN ?3 ELSE last_message_preview END,
-           last_message_at_ms = max(coalesce(last_message_at_ms, 0), ?2)
-         WHERE id = ?4 RETURNING *`,
-      )
-      .bind(reopen, last.created_at_ms, previewOf(last.text), conversation_id),
-    d1
-      .prepare(
-        `SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
-                (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator
-         FROM service_conversations c WHERE c.id = ?`,
-      )
-      .bind(conversation_id),
-  ]);
-  const conversation = results[inserts.length].results[0] as Conversation | undefined;
-  const counts = results[inserts.length + 1].results[0] as Unread | undefined;
-  return { conversation, unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) } };
+  const results = await d1.batch(statements);
+  return resultsAt.map((at) => {
+    const counts = results[at + 1].results[0] as Unread | undefined;
+    return { conversation: results[at].results[0] as Conversation | undefined, unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) } };
+  });
+}
+
+function insertChunk(d1: D1Database, conversation_id: number, chunk: MessageRow[]) {
+  return d1
+    .prepare(`INSERT INTO service_messages (id, conversation_id, author, client_message_id, operator_id, text, upload_id, created_at_ms) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT DO NOTHING`)
+    .bind(...chunk.flatMap((m) => [m.id, conversation_id, m.author, m.client_message_id, m.operator_id, m.text, m.upload_id, m.created_at_ms]));
+}
+
+function touchConversation(d1: D1Database, g: MessageGroup) {
+  const last = g.rows[g.rows.length - 1];
+  const reopen = g.rows.some((r) => r.author === "visitor") ? 1 : 0;
+  return d1
+    .prepare(
+      `UPDATE service_conversations SET status = CASE WHEN ?1 = 1 THEN 'open' ELSE status END,
+         last_message_preview = CASE WHEN ?2 >= coalesce(last_message_at_ms, 0) THEN ?3 ELSE last_message_preview END,
+         last_message_at_ms = max(coalesce(last_message_at_ms, 0), ?2)
+       WHERE id = ?4 RETURNING *`,
+    )
+    .bind(reopen, last.created_at_ms, previewOf(last.text), g.conversation_id);
+}
+
+function unreadCounts(d1: D1Database, conversation_id: number) {
+  return d1
+    .prepare(
+      `SELECT (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'operator' AND id > c.visitor_read_id) AS visitor,
+              (SELECT count(*) FROM service_messages WHERE conversation_id = c.id AND author = 'visitor' AND id > c.operator_read_id) AS operator
+       FROM service_conversations c WHERE c.id = ?`,
+    )
+    .bind(conversation_id);
 }
 
 /**

@@ -1,0 +1,88 @@
+/**
+ * The local server as ONE workerd process, through Miniflare's API: the Worker bundled exactly as
+ * `wrangler deploy` bundles it, the bindings of wrangler.toml, and the state layout of `wrangler
+ * dev --persist-to` (so migrations, the seed and `wrangler d1 ... --local` share one state).
+ * `wrangler dev` puts a second process in front (its proxy) that every request and every
+ * WebSocket message crosses, holding about six file descriptors per socket; without it the
+ * machine's two cores serve the Worker alone (decision 085). It also runs the cron every minute,
+ * as Cloudflare would, which `wrangler dev` leaves to a manual request.
+ *
+ *   tsx scripts/workerd-serve.ts --port 8787 --persist-to .wrangler/state [--script S --assets A] [--var K:V]...
+ */
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { bin, run } from "./lib";
+
+/** wrangler.toml's Worker, as Miniflare options take it (tests/unit/scripts compares the two). */
+export const WORKER = {
+  name: "proofline",
+  compatibilityDate: "2026-04-20",
+  compatibilityFlags: ["nodejs_compat"],
+  d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },
+  r2Buckets: { UPLOADS: "proofline-uploads" },
+  durableObjects: { USER_CHANNEL: "UserChannel", QUOTE_HUB: "QuoteHub", SERVICE_CONVERSATION: "ServiceConversation", SERVICE_INBOX: "ServiceInbox" },
+  ratelimits: { AUTH_LIMIT: { limit: 30, period: 60 } },
+  vars: { APP_ENV: "production", PRICE_FEED_ALLOWED_HOSTS: "stream.binance.com:9443,data-stream.binance.vision" },
+  crons: ["* * * * *"],
+  assets: { directory: "./public", binding: "ASSETS" },
+} as const;
+
+/** The production bundle (`wrangler deploy --dry-run`): one module with everything in it. */
+export async function bundleWorker(outdir: string): Promise<string> {
+  await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", outdir]);
+  return join(outdir, "index.js");
+}
+
+export async function workerdServe(opts: { port: number; persistTo: string; vars?: Record<string, string>; script?: string; assets?: string }) {
+  const script = opts.script ?? (await bundleWorker(join(opts.persistTo, "bundle")));
+  const v3 = join(opts.persistTo, "v3");
+  mkdirSync(v3, { recursive: true });
+  const mf = new Miniflare({
+    name: WORKER.name,
+    host: "127.0.0.1",
+    port: opts.port,
+    log: new Log(LogLevel.WARN),
+    // One module, listed: Miniflare cannot follow the bundle's dynamic imports, which resolve inside it.
+    modules: [{ type: "ESModule", path: script }],
+    // No network look-up for the request's `cf` object: a fixed local one.
+    cf: false,
+    compatibilityDate: WORKER.compatibilityDate,
+    compatibilityFlags: [...WORKER.compatibilityFlags],
+    bindings: { ...WORKER.vars, ...opts.vars },
+    d1Databases: { ...WORKER.d1Databases },
+    r2Buckets: { ...WORKER.r2Buckets },
+    durableObjects: Object.fromEntries(Object.entries(WORKER.durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }])),
+    ratelimits: Object.fromEntries(Object.entries(WORKER.ratelimits).map(([binding, r]) => [binding, { simple: { limit: r.limit, period: r.period } }])),
+    assets: { directory: opts.assets ?? WORKER.assets.directory, binding: WORKER.assets.binding, routerConfig: { has_user_worker: true } },
+    d1Persist: join(v3, "d1"),
+    r2Persist: join(v3, "r2"),
+    durableObjectsPersist: join(v3, "do"),
+    cachePersist: join(v3, "cache"),
+  });
+  const url = await mf.ready;
+  // The cron, as Cloudflare runs it: at the start of every minute.
+  const worker = await mf.getWorker();
+  const tick = () => worker.scheduled({ cron: WORKER.crons[0], scheduledTime: new Date() }).catch((err: unknown) => console.error("cron:", err));
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => (timer = setTimeout(() => (tick(), schedule()), 60_000 - (Date.now() % 60_000)));
+  schedule();
+  return {
+    url,
+    stop: async () => {
+      clearTimeout(timer);
+      await mf.dispose();
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { port: { type: "string" }, "persist-to": { type: "string" }, script: { type: "string" }, assets: { type: "string" }, var: { type: "string", multiple: true } } });
+  const vars = Object.fromEntries((values.var ?? []).map((v) => [v.slice(0, v.indexOf(":")), v.slice(v.indexOf(":") + 1)]));
+  const server = await workerdServe({ port: Number(values.port ?? 8787), persistTo: values["persist-to"] ?? ".wrangler/state", vars, script: values.script, assets: values.assets });
+  console.log(`workerd: ${server.url.href}`);
+  const stop = () => server.stop().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
