@@ -6,13 +6,15 @@ import { renderToReadableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { NAMESPACES, RESOURCES } from "../locales";
 import { getLocale } from "./lib/i18n.server";
+import { NonceProvider } from "./lib/nonce";
+import { pageSecurityHeaders } from "../worker/page-security";
 
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   const lng = await getLocale(request);
   const i18n = createInstance();
@@ -26,10 +28,13 @@ export default async function handleRequest(
   });
 
   const body = await renderToReadableStream(
-    <I18nextProvider i18n={i18n}>
-      <RemixServer context={remixContext} url={request.url} />
-    </I18nextProvider>,
+    <NonceProvider value={loadContext.cspNonce}>
+      <I18nextProvider i18n={i18n}>
+        <RemixServer context={remixContext} url={request.url} nonce={loadContext.cspNonce} />
+      </I18nextProvider>
+    </NonceProvider>,
     {
+      nonce: loadContext.cspNonce,
       signal: request.signal,
       onError(error: unknown) {
         if (!request.signal.aborted) console.error(error);
@@ -40,9 +45,7 @@ export default async function handleRequest(
   if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  responseHeaders.set("X-Content-Type-Options", "nosniff");
-  responseHeaders.set("Referrer-Policy", "same-origin");
-  responseHeaders.set("X-Frame-Options", "DENY");
+  pageSecurityHeaders(responseHeaders, loadContext.cspNonce, new URL(request.url));
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
 

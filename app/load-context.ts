@@ -7,5 +7,7 @@ declare module "@remix-run/cloudflare" {
     ctx: ExecutionContext;
     /** The Hono API, called in-process (see worker/api/in-process.ts). */
     api: ApiCall;
+    /** This answer's script nonce (worker/page-security.ts): the only inline scripts that run carry it. */
+    cspNonce: string;
   }
 }

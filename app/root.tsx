@@ -21,6 +21,7 @@ import { modeOf } from "../worker/mode";
 import { useUserChannel } from "./lib/use-user-channel";
 import { themeFromCookieHeader } from "./lib/theme";
 import { AppShell } from "./components/shell/app-shell";
+import { useNonce } from "./lib/nonce";
 import type { UserInfo } from "./lib/types";
 import styles from "./styles/app.css";
 import shellStyles from "./styles/shell.css";
@@ -72,6 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const locale = data?.locale ?? "en";
   const theme = data?.theme ?? "system";
+  const nonce = useNonce();
   return (
     <html lang={locale} data-theme={theme}>
       <head>
@@ -81,14 +83,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="color-scheme" content={theme === "system" ? "light dark" : theme} />
         <meta name="apple-mobile-web-app-capable" content="yes" />
         <meta name="mobile-web-app-capable" content="yes" />
-        <script dangerouslySetInnerHTML={{ __html: HASH_ROUTE_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: HASH_ROUTE_SCRIPT }} />
         <Meta />
         <Links />
       </head>
       <body>
         <div className="app-frame">{children}</div>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -13,6 +13,7 @@ import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
 import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
+import { crossSitePageWrite, newNonce } from "./page-security";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
@@ -29,7 +30,9 @@ export default {
     if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
     if (pathname.startsWith("/files/")) return serveFile(request, env);
-    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, request.headers.get("cf-connecting-ip"), new URL(request.url).origin) });
+    if (crossSitePageWrite(request)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+    const origin = new URL(request.url).origin;
+    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, request.headers.get("cf-connecting-ip"), origin), cspNonce: newNonce() });
   },
 
   /**

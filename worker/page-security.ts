@@ -1,0 +1,57 @@
+/**
+ * What every page answer carries against the web's usual attacks, and the one check page
+ * requests pass before Remix sees them. Decision 087.
+ */
+
+/** 128 random bits, base64: a fresh script nonce for one page answer. */
+export function newNonce(): string {
+  let s = "";
+  for (const b of crypto.getRandomValues(new Uint8Array(16))) s += String.fromCharCode(b);
+  return btoa(s);
+}
+
+/**
+ * The page's Content-Security-Policy: scripts only from this origin or carrying this answer's
+ * nonce (the hash-route script, Remix's hydration data), nothing framing us, no plugins, forms
+ * and base URLs only to ourselves, sockets only to our own host. Styles allow inline attributes:
+ * React renders `style=""` on the server, and a style cannot run code.
+ */
+export function contentSecurityPolicy(nonce: string, url: URL): string {
+  const sockets = `${url.protocol === "https:" ? "wss" : "ws"}://${url.host}`;
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${sockets}`,
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** The headers every page answer gets (HSTS only over https, where it means something). */
+export function pageSecurityHeaders(headers: Headers, nonce: string, url: URL) {
+  headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, url));
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Referrer-Policy", "same-origin");
+  headers.set("X-Frame-Options", "DENY");
+  if (url.protocol === "https:") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+}
+
+/**
+ * Page actions (every non-GET page request) must come from our own pages: a browser says where
+ * a request comes from in `Origin` (and `Sec-Fetch-Site`), and another site's form posting to
+ * our sign-in or money actions is refused before Remix runs it (login CSRF and the like). A
+ * request that names no origin at all is no browser's cross-site form, so it passes.
+ */
+export function crossSitePageWrite(request: Request): boolean {
+  if (request.method === "GET" || request.method === "HEAD") return false;
+  const origin = request.headers.get("origin");
+  if (origin !== null && origin !== new URL(request.url).origin) return true;
+  return request.headers.get("sec-fetch-site") === "cross-site";
+}
