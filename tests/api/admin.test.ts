@@ -75,6 +75,19 @@ describe("operator console API", () => {
     expect((await call("/api/admin/slides", { title: "x", image_url: "javascript:alert(1)", reason: "r" }, { token })).code).toBe(0);
   });
 
+  it("banner links and images: our own paths or https only; a script link is refused with the field named", async () => {
+    const token = await operatorToken();
+    for (const link of ["javascript:alert(document.cookie)", "//evil.example", "/\\evil.example", "data:text/html,x", "http://plain.example"]) {
+      const r = await call("/api/admin/slides", { title: "x", image_url: "/banners/1.svg", link, reason: "r" }, { token });
+      expect(r, link).toMatchObject({ code: 0, data: { error: "invalid_field" } });
+    }
+    for (const image_url of ["//evil.example/a.png", "/\\evil.example/a.png"]) {
+      expect((await call("/api/admin/slides", { title: "x", image_url, reason: "r" }, { token })).code).toBe(0);
+    }
+    const ok = await call("/api/admin/slides", { title: "x", image_url: "https://cdn.example/a.png", link: "https://example.com/promo", enabled: "0", reason: "r" }, { token });
+    expect(ok.code).toBe(1);
+  });
+
   it("the audit log is append-only in the database itself", async () => {
     await operatorToken();
     await expect(testEnv.DB.prepare("UPDATE audit_log SET reason = 'edited'").run()).rejects.toThrow(/append-only/);

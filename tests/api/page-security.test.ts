@@ -55,7 +55,7 @@ describe("cross-site page posts", () => {
 
   it("a sign-in form posted from another site is refused before it runs: no session cookie", async () => {
     const u = await newUser();
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }] as Record<string, string>[]) {
       const res = await page("/pages/user/login", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: form(u) });
       expect(res.status).toBe(403);
       expect(res.headers.getSetCookie().some((c) => c.startsWith("pl_session="))).toBe(false);

@@ -1,4 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { safeLink } from "../../../worker/domain/content/links";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -127,10 +128,13 @@ function Banners({ slides }: { slides: Slide[] }) {
         }}
       >
         {slides.map((s) => {
-          const img = <img src={s.image} alt={s.title} height={130} loading="lazy" />;
+          // Checked again here: a row written before the rule (or by hand) still never renders a script link.
+          const image = safeLink(s.image);
+          const link = s.link ? safeLink(s.link) : null;
+          const img = image ? <img src={image.href} alt={s.title} height={130} loading="lazy" /> : <span className="banner-title">{s.title}</span>;
           return (
             <div className="banner" key={s.id}>
-              {s.link ? <AppLink to={s.link}>{img}</AppLink> : img}
+              {link?.kind === "path" ? <AppLink to={link.href}>{img}</AppLink> : link?.kind === "https" ? <a href={link.href} rel="noopener noreferrer" target="_blank">{img}</a> : img}
             </div>
           );
         })}

@@ -2,6 +2,7 @@
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
+import { safeLink } from "../../domain/content/links";
 import { sessions, users, operators } from "../../db/schema";
 import { auditInsert, listAudit } from "../../domain/audit/log";
 import { createSlide, getContacts, listSlides, updateContacts, updateSlide } from "../../domain/content/site";
@@ -26,8 +27,11 @@ const ContactsBody = Reason.extend({
 });
 const SlideBody = Reason.extend({
   title: text({ max: 100 }),
-  image_url: text({ max: 500 }).pipe(z.string().regex(/^(\/[^/]|https:\/\/)/, "errors.invalid_field")),
-  link: optionalText(500).default(""),
+  // Only our own paths or https (worker/domain/content/links.ts): never `javascript:` or another site by `//`.
+  image_url: text({ max: 500 }).pipe(z.string().refine((v) => safeLink(v) !== null, "errors.invalid_field")),
+  link: optionalText(500)
+    .default("")
+    .pipe(z.string().refine((v) => v === "" || safeLink(v) !== null, "errors.invalid_field")),
   sort: int({ min: 0, max: 1000, fallback: 0 }),
   enabled: z.preprocess((v) => v === true || v === "1" || v === "on" || v === "true", z.boolean()),
 });

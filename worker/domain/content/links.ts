@@ -1,0 +1,19 @@
+/**
+ * Which operator-entered addresses (banner links and images) a page may use: a path on this
+ * site, or an https URL. Anything else (`javascript:`, `data:`, `//other.site`, `/\other.site`,
+ * which browsers read as another site) is refused by the API and never rendered.
+ */
+export type SafeLink = { kind: "path"; href: string } | { kind: "https"; href: string };
+
+export function safeLink(raw: string): SafeLink | null {
+  const value = raw.trim();
+  // One leading slash, then anything but a second slash or a backslash.
+  if (/^\/(?![/\\])/.test(value) && !/[\u0000-\u001f\\]/.test(value)) return { kind: "path", href: value };
+  if (!/^https:\/\//i.test(value)) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.hostname !== "" && url.username === "" && url.password === "" ? { kind: "https", href: url.href } : null;
+  } catch {
+    return null;
+  }
+}
