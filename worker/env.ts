@@ -34,6 +34,8 @@ export interface Env {
   CARD_KEY?: string;
   /** "1": a test deployment whose earn clock `/api/test/clock` may move forward (worker/clock.ts; never in production). */
   TEST_CLOCK?: string;
+  /** Quote sockets one QuoteHub accepts before it answers 503 (default and ceiling 30,000; durable-objects/quotes/quote-hub.ts). */
+  QUOTE_SOCKETS_MAX?: string;
   /** "enforce": every invocation's D1 view holds production's limits (tests, benches; worker/db/limits.ts). */
   D1_LIMITS?: string;
 }

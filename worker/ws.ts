@@ -5,8 +5,7 @@ import { tokenFromCookie } from "./session-cookie";
 import { hubFor, symbolKey } from "./quotes";
 import { listProducts } from "./domain/trades/orders";
 import type { ServerMessage } from "../durable-objects/protocol";
-import { DEFAULT_LOCALE, localeFromAcceptLanguage } from "../locales/languages";
-import { translate } from "./i18n";
+import { socketRefusal } from "./ws-answer";
 import { serviceSocket } from "./service-sockets";
 
 /**
@@ -52,7 +51,4 @@ export async function notifyUser(env: Env, user_id: number, message: ServerMessa
   }
 }
 
-export function json(request: Request, status: number, key: string) {
-  const locale = localeFromAcceptLanguage(request.headers.get("accept-language")) ?? DEFAULT_LOCALE;
-  return Response.json({ code: 0, msg: translate(locale, key), data: { error: key.replace(/^errors\./, "") } }, { status });
-}
+export const json = (request: Request, status: number, key: string) => socketRefusal(request, status, key);

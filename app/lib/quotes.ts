@@ -29,12 +29,17 @@ type QuoteMessage = Extract<ServerMessage, { type: "quote" }>;
 export type QuoteEvent = TickMessage | QuoteMessage | { type: "reconnected"; symbol: string };
 type Listener = (event: QuoteEvent) => void;
 
+/** "connecting" until the first open; "reconnecting" after a drop or a refusal (a busy hub answers 503). */
+export type QuoteConnection = "connecting" | "live" | "reconnecting";
+
 type Channel = {
   socket: ReconnectingWebSocket;
   listeners: Set<Listener>;
   last: LiveQuote | null;
   opens: number;
   closeTimer: ReturnType<typeof setTimeout> | null;
+  connection: QuoteConnection;
+  watchers: Set<(c: QuoteConnection) => void>;
 };
 
 const channels = new Map<string, Channel>();
@@ -88,14 +93,23 @@ function fold(last: LiveQuote | null, m: TickMessage | QuoteMessage): LiveQuote 
 
 function open(symbol: string): Channel {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${quotePath(symbol)}`;
-  const socket = new ReconnectingWebSocket(url, [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
-  const channel: Channel = { socket, listeners: new Set(), last: null, opens: 0, closeTimer: null };
+  // Backoff with jitter: after a busy hub refuses, pages do not all come back in the same instant.
+  const socket = new ReconnectingWebSocket(url, [], { maxRetries: Infinity, minReconnectionDelay: 500 + Math.random() * 1_500, reconnectionDelayGrowFactor: 1.5, maxReconnectionDelay: 15_000 });
+  const channel: Channel = { socket, listeners: new Set(), last: null, opens: 0, closeTimer: null, connection: "connecting", watchers: new Set() };
+  const setConnection = (c: QuoteConnection) => {
+    if (channel.connection === c) return;
+    channel.connection = c;
+    for (const w of [...channel.watchers]) w(c);
+  };
   socket.addEventListener("open", () => {
     channel.opens += 1;
     if (channel.opens > 1) for (const l of [...channel.listeners]) l({ type: "reconnected", symbol });
   });
+  socket.addEventListener("close", () => setConnection("reconnecting"));
   socket.addEventListener("message", (event) => {
     const message = parseServerMessage(event.data);
+    // Live once the hub speaks (its hello comes first): an open socket that says nothing is not.
+    if (message) setConnection("live");
     if (!message || (message.type !== "tick" && message.type !== "quote")) return;
     const next = fold(channel.last, message);
     if (!next) return;
@@ -127,6 +141,25 @@ export function subscribeQuotes(symbol: string, listener: Listener): () => void 
       channels.delete(symbol);
     }, LINGER_MS);
   };
+}
+
+/**
+ * Whether a symbol's live prices are flowing: pages say "busy, reconnecting" instead of showing a
+ * frozen price as live. Client only; "connecting" on the server.
+ */
+export function useQuoteConnection(symbol: string): QuoteConnection {
+  const [connection, setConnection] = useState<QuoteConnection>("connecting");
+  useEffect(() => {
+    const stop = subscribeQuotes(symbol, () => {});
+    const channel = channels.get(symbol)!;
+    setConnection(channel.connection);
+    channel.watchers.add(setConnection);
+    return () => {
+      channel.watchers.delete(setConnection);
+      stop();
+    };
+  }, [symbol]);
+  return connection;
 }
 
 /** The latest state of a watched symbol, if any message has arrived. */

@@ -3,6 +3,7 @@ import { getDb } from "../../worker/db/client";
 import { invocationDb, peakQueries } from "../../worker/db/limits";
 import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/orders";
 import type { Env } from "../../worker/env";
+import { socketRefusal } from "../../worker/ws-answer";
 import { answerPage, closeBack, openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
 import { simRandom } from "./feed";
@@ -22,6 +23,18 @@ export type { HubConfig } from "./hub-api";
  * placement, and the settlement of the symbol's due orders. This class only wires the parts
  * (the modules of this folder) together; what each call does is documented in hub-api.ts.
  */
+/**
+ * Quote sockets one hub accepts. Cloudflare lets one Durable Object hold 32,768 WebSockets;
+ * the cap stays below, so the object refuses before the platform does (QUOTE_SOCKETS_MAX
+ * lowers it, for tests).
+ */
+export const QUOTE_SOCKETS_MAX = 30_000;
+
+function socketCap(env: Env): number {
+  const configured = Number(env.QUOTE_SOCKETS_MAX);
+  return Number.isSafeInteger(configured) && configured > 0 ? Math.min(configured, QUOTE_SOCKETS_MAX) : QUOTE_SOCKETS_MAX;
+}
+
 export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
   private config: HubConfig | null = null;
   private started = false;
@@ -130,7 +143,13 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
     return settleDue(deps, d1DueOrders(getDb(invocationDb(this.env))), this.config.symbol, now);
   }
 
+  /**
+   * A page's quote socket. Past the cap the upgrade is refused with 503 and the envelope, and
+   * the sockets already open keep their ticks: one object that takes more sockets than it can
+   * feed would fail all of them (decision 088).
+   */
   async fetch(request: Request): Promise<Response> {
+    if (this.ctx.getWebSockets().length >= socketCap(this.env)) return socketRefusal(request, 503, "errors.quotes_busy", { "retry-after": "5" });
     return openPage(this.ctx, request, Date.now(), () => this.prices.greeting());
   }
 

@@ -12,6 +12,7 @@ import { QuoteBlock, SimulatedLabel } from "../../components/trade/quote-block";
 import type { Direction, Interval, Product } from "../../lib/trade-types";
 import { apiOrLogin } from "../../lib/api.server";
 import { useQuotes, withLive } from "../../lib/quotes";
+import { LiveStatus } from "../../components/trade/live-status";
 import { useRootData } from "../../root";
 import tradeStyles from "../../styles/trade.css";
 import { formatBp } from "../../../worker/domain/money/units";
@@ -51,6 +52,7 @@ export default function ProductPage() {
     <Screen title={product.symbol} back>
       {quote.simulated ? <SimulatedLabel /> : null}
       <QuoteBlock quote={quote} locale={locale} />
+      <LiveStatus symbol={product.symbol} />
 
       <section className="card t-chart-card">
         <IntervalTabs
