@@ -69,6 +69,12 @@ export const ServerMessage = z.discriminatedUnion("type", [
   }),
   /** User channel: an operator wrote; `unread` is the user's unread count (the me-tab badge). */
   z.object({ type: z.literal("service"), unread: z.number().int() }),
+  /**
+   * User channel: the notification centre changed (a new notice, or notices read elsewhere).
+   * `unread` is the new count; a settlement leaves it out (it does not count per owner) and the
+   * page asks the API.
+   */
+  z.object({ type: z.literal("notice"), unread: z.number().int().optional() }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 

@@ -8,6 +8,7 @@ import { mergeGuest, type Move } from "../../worker/domain/service/handover";
 import { admitMessage, conversationRecord, messageView, pictureUploaded, recordProgress, unreadFor, writeMessages, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
 import { assignConversation, setConversationStatus, type ActionResult } from "../../worker/domain/service/operator";
 import { otherSide, type Side } from "../../worker/domain/service/rules";
+import { deliverNotices } from "../../worker/notices";
 import { notifyUser } from "../../worker/ws";
 import { closeBack, sendAll } from "../page-sockets";
 import { encode, parseServiceClientMessage, type ServerMessage } from "../protocol";
@@ -145,9 +146,12 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
 
   private async writePending(): Promise<void> {
     for (let rows = this.seq.pending(FLUSH_BATCH); rows.length > 0; rows = this.seq.pending(FLUSH_BATCH)) {
-      const { conversation, unread } = await writeMessages(this.db(), rows[0].conversation_id, rows);
+      // A user without a service page open hears of an operator's reply in the notification centre.
+      const notify_user = this.ctx.getWebSockets("visitor").length === 0;
+      const { conversation, unread, noticed } = await writeMessages(this.db(), rows[0].conversation_id, rows, { notify_user });
       this.seq.markFlushed(rows.map((r) => r.id));
       if (conversation) this.ctx.waitUntil(this.tell(conversation, unread.operator, rows.some((r) => r.author === "operator") ? unread.visitor : null));
+      if (noticed && conversation?.user_id) this.ctx.waitUntil(deliverNotices(this.env, [conversation.user_id], rows.find((r) => r.author === "operator")!.created_at_ms));
     }
   }
 

@@ -3,29 +3,29 @@
  * WebCrypto only, so it runs in the Worker. One record: push messages are small (the payload is
  * a title, a body and a link), far below the 4096-byte record size.
  */
-import { concat, fromBase64Url, toBase64Url } from "./base64url";
+import { concat, fromBase64Url, toBase64Url, type Bytes } from "./base64url";
 
 const RECORD_SIZE = 4096;
 const text = (s: string) => new TextEncoder().encode(s);
 
-async function hmac(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+async function hmac(key: Bytes, data: Bytes): Promise<Bytes> {
   const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", k, data));
 }
 
 /** A P-256 public key from its uncompressed point (65 bytes, 0x04 || x || y). */
-export function importP256Public(point: Uint8Array): Promise<CryptoKey> {
+export function importP256Public(point: Bytes): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", point, { name: "ECDH", namedCurve: "P-256" }, true, []);
 }
 
 /** A P-256 private key for ECDH from its scalar `d` (base64url) and its public point. */
-export function importP256Private(d: string, point: Uint8Array): Promise<CryptoKey> {
+export function importP256Private(d: string, point: Bytes): Promise<CryptoKey> {
   const jwk = { kty: "EC", crv: "P-256", d, x: toBase64Url(point.slice(1, 33)), y: toBase64Url(point.slice(33, 65)), ext: true };
   return crypto.subtle.importKey("jwk", jwk, { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]);
 }
 
 /** The content key and nonce both sides derive (RFC 8291 §3.4, RFC 8188 §2.2-2.3). */
-async function keyAndNonce(ecdh_secret: Uint8Array, auth: Uint8Array, ua_public: Uint8Array, as_public: Uint8Array, salt: Uint8Array) {
+async function keyAndNonce(ecdh_secret: Bytes, auth: Bytes, ua_public: Bytes, as_public: Bytes, salt: Bytes) {
   const prk_key = await hmac(auth, ecdh_secret);
   const ikm = await hmac(prk_key, concat(text("WebPush: info\0"), ua_public, as_public, new Uint8Array([1])));
   const prk = await hmac(salt, ikm);
@@ -34,14 +34,14 @@ async function keyAndNonce(ecdh_secret: Uint8Array, auth: Uint8Array, ua_public:
   return { key: await crypto.subtle.importKey("raw", cek, "AES-GCM", false, ["encrypt", "decrypt"]), nonce };
 }
 
-export type Subscriber = { p256dh: Uint8Array; auth: Uint8Array };
+export type Subscriber = { p256dh: Bytes; auth: Bytes };
 
 /**
  * The body of one push message to `to`: salt, record size, the sender's one-time public key,
  * then the ciphertext of `plaintext` followed by the last-record delimiter (0x02). `fixed` is
  * for the RFC's test vector only: a real message takes a fresh key pair and salt every time.
  */
-export async function encryptPush(to: Subscriber, plaintext: Uint8Array, fixed?: { salt: Uint8Array; as_private: CryptoKey; as_public: Uint8Array }): Promise<Uint8Array> {
+export async function encryptPush(to: Subscriber, plaintext: Bytes, fixed?: { salt: Bytes; as_private: CryptoKey; as_public: Bytes }): Promise<Bytes> {
   const salt = fixed?.salt ?? crypto.getRandomValues(new Uint8Array(16));
   let as_private = fixed?.as_private;
   let as_public = fixed?.as_public;
@@ -64,7 +64,7 @@ export async function encryptPush(to: Subscriber, plaintext: Uint8Array, fixed?:
  * What the browser does with a push body: the receiving side of the same derivation. The app
  * never receives pushes; tests decrypt what the Worker sent with the subscription's private key.
  */
-export async function decryptPush(body: Uint8Array, ua: { private_key: CryptoKey; p256dh: Uint8Array; auth: Uint8Array }): Promise<Uint8Array> {
+export async function decryptPush(body: Bytes, ua: { private_key: CryptoKey; p256dh: Bytes; auth: Bytes }): Promise<Bytes> {
   const salt = body.slice(0, 16);
   const id_len = body[20];
   const as_public = body.slice(21, 21 + id_len);

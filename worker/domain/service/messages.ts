@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, lt, min, sql, asc } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, lt, min, sql, asc } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
+import { notifications, operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
 import { isMember, type Conversation, type Visitor } from "./conversations";
 import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
 
@@ -138,7 +138,7 @@ const ROWS_PER_INSERT = 12;
  * retried flush) changes nothing; then the conversation's last message (never backwards; a
  * visitor's message reopens it) and both sides' unread counts.
  */
-export async function writeMessages(db: Db, conversation_id: number, rows: MessageRow[]): Promise<{ conversation: Conversation | undefined; unread: Unread }> {
+export async function writeMessages(db: Db, conversation_id: number, rows: MessageRow[], opts: { notify_user?: boolean } = {}): Promise<{ conversation: Conversation | undefined; unread: Unread; noticed: boolean }> {
   const d1 = db.$client;
   const last = rows[rows.length - 1];
   const reopen = rows.some((r) => r.author === "visitor") ? 1 : 0;
@@ -152,8 +152,10 @@ export async function writeMessages(db: Db, conversation_id: number, rows: Messa
         .bind(...chunk.flatMap((m) => [m.id, conversation_id, m.author, m.client_message_id, m.operator_id, m.text, m.upload_id, m.created_at_ms])),
     );
   }
+  const notice = opts.notify_user ? operatorNotice(d1, conversation_id, rows) : null;
   const results = await d1.batch([
     ...inserts,
+    ...(notice ? [notice] : []),
     d1
       .prepare(
         `UPDATE service_conversations SET status = CASE WHEN ?1 = 1 THEN 'open' ELSE status END,
@@ -170,9 +172,31 @@ export async function writeMessages(db: Db, conversation_id: number, rows: Messa
       )
       .bind(conversation_id),
   ]);
-  const conversation = results[inserts.length].results[0] as Conversation | undefined;
-  const counts = results[inserts.length + 1].results[0] as Unread | undefined;
-  return { conversation, unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) } };
+  const at = inserts.length + (notice ? 1 : 0);
+  const conversation = results[at].results[0] as Conversation | undefined;
+  const counts = results[at + 1].results[0] as Unread | undefined;
+  const noticed = notice !== null && (results[inserts.length].meta?.changes ?? 0) > 0;
+  return { conversation, unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) }, noticed };
+}
+
+/**
+ * The user's `operator_message` notice, written with the operator's messages when the user has
+ * no service page open (the conversation's object knows). At most one unread per conversation:
+ * a second reply while the first notice is unread adds nothing. Guests (no user) get none.
+ */
+function operatorNotice(d1: D1Database, conversation_id: number, rows: readonly MessageRow[]): D1PreparedStatement | null {
+  const first = rows.find((r) => r.author === "operator");
+  if (!first) return null;
+  return d1
+    .prepare(
+      `INSERT INTO notifications (user_id, kind, params_json, dedupe_key, created_at_ms)
+       SELECT c.user_id, 'operator_message', json_object('conversation_id', c.id), ?2, ?3 FROM service_conversations c
+       WHERE c.id = ?1 AND c.user_id IS NOT NULL AND NOT EXISTS (
+         SELECT 1 FROM notifications n WHERE n.user_id = c.user_id AND n.kind = 'operator_message' AND n.read_at_ms IS NULL
+           AND json_extract(n.params_json, '$.conversation_id') = c.id)
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(conversation_id, `service:${conversation_id}:${first.id}`, first.created_at_ms);
 }
 
 /**
@@ -186,8 +210,19 @@ export async function recordProgress(db: Db, conversation_id: number, reader: Si
   const capped = sql`${Math.min(up_to_id, last_id)}`;
   const set: Record<string, unknown> = { [delivered.name]: sql`max(${delivered}, ${capped})` };
   if (state === "read") set[read.name] = sql`max(${read}, ${capped})`;
-  const [row] = await db.update(service_conversations).set(set).where(eq(service_conversations.id, conversation_id)).returning();
+  const update = db.update(service_conversations).set(set).where(eq(service_conversations.id, conversation_id)).returning();
+  if (!(reader === "visitor" && state === "read")) return (await update)[0];
+  // The user read the chat: its "customer service wrote" notice is read too, so the next reply
+  // (while no service page is open) notifies again.
+  const [[row]] = await db.batch([update, readOperatorNotices(db, conversation_id)]);
   return row;
+}
+
+function readOperatorNotices(db: Db, conversation_id: number) {
+  return db
+    .update(notifications)
+    .set({ read_at_ms: sql`unixepoch() * 1000` })
+    .where(and(eq(notifications.kind, "operator_message"), isNull(notifications.read_at_ms), sql`json_extract(${notifications.params_json}, '$.conversation_id') = ${conversation_id}`, sql`${notifications.user_id} = (SELECT user_id FROM service_conversations WHERE id = ${conversation_id})`));
 }
 
 /** Links an uploaded picture to a conversation, so its members may see it. */
