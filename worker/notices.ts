@@ -13,7 +13,7 @@ export async function deliverNotices(env: Env, user_ids: readonly number[], crea
   try {
     const db = getDb(env.DB);
     const counts = await unreadCounts(db, user_ids);
-    await Promise.all([...counts].map(([user_id, unread]) => notifyUser(env, user_id, { type: "notice", unread })));
+    await Promise.all([...counts].map(([user_id, unread]) => notifyUser(env, user_id, { type: "notice", ...unread })));
     await pushNew(env, db, user_ids, created_at_ms);
   } catch (err) {
     console.error("deliverNotices failed", err);

@@ -1,13 +1,13 @@
 /**
  * The notification centre under `/api/user/`: `notifications` (newest first, 20 a page by
- * `before_id`, with the unread count), `notifications/read` (`ids` or `all`), and Web Push:
+ * `before_id`, with the unread counts), `notifications/read` (`ids` or `all`), and Web Push:
  * `push/key` (the VAPID public key for `applicationServerKey`), `push/subscribe`,
  * `push/unsubscribe`, `notifications/settings` and `notifications/settings/set` (alerts per kind).
  */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { NOTIFICATION_KINDS } from "../../db/schema/notifications";
-import { listNotices, markRead, paramsOf, unreadCount, type NoticeRow } from "../../domain/notifications/centre";
+import { listNotices, markRead, paramsOf, unreadCount, type NoticeRow, type Unread } from "../../domain/notifications/centre";
 import { noticeText } from "../../domain/notifications/text";
 import { translate } from "../../i18n";
 import { requireUser } from "../../middleware/auth";
@@ -44,9 +44,9 @@ export function noticeOut(row: NoticeRow, locale: LocaleKey) {
   return { id: row.id, kind: row.kind, params, title: words.title, body: words.body, url: words.url, created_at_ms: row.created_at_ms, read: row.read_at_ms !== null };
 }
 
-/** Tells the user's other open pages the new count (the badge). */
-async function tellUnread(c: Context<AppEnv>, unread: number) {
-  await afterResponse(c, notifyUser(c.env, c.get("user").id, { type: "notice", unread }));
+/** Tells the user's other open pages the new counts (the badge). */
+async function tellUnread(c: Context<AppEnv>, counts: Unread) {
+  await afterResponse(c, notifyUser(c.env, c.get("user").id, { type: "notice", ...counts }));
 }
 
 export const notificationsApi = new Hono<AppEnv>()
@@ -57,17 +57,17 @@ export const notificationsApi = new Hono<AppEnv>()
     const { before_id } = read(c, z.object({ before_id: optionalId() }));
     const db = c.get("db");
     const user_id = c.get("user").id;
-    const [rows, unread] = await Promise.all([listNotices(db, user_id, before_id), unreadCount(db, user_id)]);
-    return ok(c, { list: rows.map((r) => noticeOut(r, c.get("locale"))), unread });
+    const [rows, counts] = await Promise.all([listNotices(db, user_id, before_id), unreadCount(db, user_id)]);
+    return ok(c, { list: rows.map((r) => noticeOut(r, c.get("locale"))), ...counts });
   })
   .post("/notifications/read", async (c) => {
     const body = read(c, ReadBody);
     const db = c.get("db");
     const user_id = c.get("user").id;
     await markRead(db, user_id, "all" in body ? { all: true } : { ids: body.ids }, Date.now());
-    const unread = await unreadCount(db, user_id);
-    await tellUnread(c, unread);
-    return ok(c, { unread });
+    const counts = await unreadCount(db, user_id);
+    await tellUnread(c, counts);
+    return ok(c, counts);
   })
   .on(["GET", "POST"], "/notifications/settings", async (c) => {
     return ok(c, await pushSettings(c.get("db"), c.get("user").id, NOTIFICATION_KINDS));

@@ -16,19 +16,35 @@ export async function listNotices(db: Db, user_id: number, before_id: number | n
     .limit(PAGE_SIZE);
 }
 
-export async function unreadCount(db: Db, user_id: number): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.user_id, user_id), isNull(notifications.read_at_ms)));
-  return row?.n ?? 0;
+/**
+ * The unread counts: `unread` every unread notice (the centre), `badge` those the me tab adds to
+ * the chat's own unread count: all but `operator_message`, whose messages the chat already counts.
+ */
+export type Unread = { unread: number; badge: number };
+const unreadColumns = {
+  user_id: notifications.user_id,
+  unread: count(),
+  badge: sql<number>`sum(${notifications.kind} <> 'operator_message')`,
+};
+
+export async function unreadCount(db: Db, user_id: number): Promise<Unread> {
+  const [row] = await db.select(unreadColumns).from(notifications).where(and(eq(notifications.user_id, user_id), isNull(notifications.read_at_ms))).groupBy(notifications.user_id);
+  return { unread: row?.unread ?? 0, badge: Number(row?.badge ?? 0) };
 }
 
 /** Unread counts of several users in one query (a settlement batch tells each owner). */
-export async function unreadCounts(db: Db, user_ids: readonly number[]): Promise<Map<number, number>> {
+export async function unreadCounts(db: Db, user_ids: readonly number[]): Promise<Map<number, Unread>> {
   const rows = await db
-    .select({ user_id: notifications.user_id, n: count() })
+    .select(unreadColumns)
     .from(notifications)
     .where(and(sql`${notifications.user_id} IN (SELECT value FROM json_each(${JSON.stringify(user_ids)}))`, isNull(notifications.read_at_ms)))
     .groupBy(notifications.user_id);
-  return new Map(user_ids.map((id) => [id, rows.find((r) => r.user_id === id)?.n ?? 0]));
+  return new Map(
+    user_ids.map((id) => {
+      const r = rows.find((x) => x.user_id === id);
+      return [id, { unread: r?.unread ?? 0, badge: Number(r?.badge ?? 0) }];
+    }),
+  );
 }
 
 /**
