@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AppLink, Screen } from "../../components/nav";
@@ -8,6 +8,10 @@ import { api } from "../../lib/api.server";
 import { useRootData } from "../../root";
 import type { ProfileView } from "./profile";
 import { useServiceUnread } from "../../lib/service-unread";
+import { NoticeBell } from "../../components/notifications/bell";
+import notificationStyles from "../../styles/notifications.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationStyles }];
 
 /** The profile's review status for its menu line; without an answer the line shows no status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -26,7 +30,7 @@ export default function Accounts() {
   const { profile_status } = useLoaderData<typeof loader>();
   if (!user) return null;
   return (
-    <Screen title={t("title")} tabs>
+    <Screen title={t("title")} tabs right={<NoticeBell />}>
       <section className="profile card">
         <div className="avatar" aria-hidden="true">
           {user.account.slice(0, 1).toUpperCase()}
