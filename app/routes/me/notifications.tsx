@@ -90,23 +90,22 @@ export default function Notifications() {
   const last = list[list.length - 1];
   const more = list.length > 0 && list.length % 20 === 0 && older.data?.older?.length !== 0;
   return (
-    <Screen
-      title={t("title")}
-      back
-      right={
-        unread > 0 ? (
-          <button type="button" className="navbar-action" data-testid="notices-read-all" onClick={() => readAll.submit({ intent: "read_all" }, { method: "post" })}>
-            {t("mark_all_read")}
-          </button>
-        ) : null
-      }
-    >
+    <Screen title={t("title")} back>
       {data.error ? <p className="empty">{data.error}</p> : null}
-      {!data.error && list.length === 0 ? <p className="empty notices-empty">{t("empty")}</p> : null}
+      {!data.error && list.length === 0 ? <p className="empty nc-empty">{t("empty")}</p> : null}
       {list.length > 0 ? (
-        <section className="card notices" aria-label={t("title")}>
-          {unread > 0 ? <p className="muted notices-count" data-testid="notices-unread">{t("unread", { count: unread })}</p> : null}
-          <ul className="notice-list">
+        <section className="card nc-card" aria-label={t("title")}>
+          {unread > 0 ? (
+            <div className="nc-head">
+              <p className="muted nc-count" data-testid="notices-unread">
+                {t("unread", { count: unread })}
+              </p>
+              <button type="button" className="link" data-testid="notices-read-all" onClick={() => readAll.submit({ intent: "read_all" }, { method: "post" })}>
+                {t("mark_all_read")}
+              </button>
+            </div>
+          ) : null}
+          <ul className="nc-list">
             {list.map((n) => (
               <NoticeItem key={n.id} n={n} />
             ))}
@@ -146,15 +145,15 @@ function NoticeItem({ n }: { n: Notice }) {
     <li>
       <button
         type="button"
-        className={n.read ? "notice" : "notice notice-unread"}
+        className={n.read ? "nc-item" : "nc-item nc-unread"}
         data-testid="notice"
         data-kind={n.kind}
         onClick={() => submit({ intent: "open", id: String(n.id), url: words.url }, { method: "post" })}
       >
-        {n.read ? null : <span className="notice-dot" aria-label={t("unread_label")} />}
-        <span className="notice-title">{words.title}</span>
-        <span className="notice-body">{words.body}</span>
-        <span className="notice-time muted">
+        {n.read ? null : <span className="nc-dot" aria-label={t("unread_label")} />}
+        <span className="nc-title">{words.title}</span>
+        <span className="nc-body">{words.body}</span>
+        <span className="nc-time muted">
           <LocalTime ms={n.created_at_ms} locale={locale} />
         </span>
       </button>
