@@ -6,9 +6,9 @@ import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from ".
 import { fromBase64Url, toBase64Url } from "../../worker/push/base64url";
 import { decryptPush } from "../../worker/push/ece";
 import { call, db, newUser } from "./helpers";
-import { approve, operatorToken, recharge, rkey } from "./money/helpers";
+import { approve, bindWallet, fundedUser, operatorToken, PASSWORD, recharge, rkey } from "./money/helpers";
 import { market, user, USDT } from "./trades/market-helpers";
-import { opSend } from "./service/helpers";
+import { cookieOf, opSend, socket } from "./service/helpers";
 
 const list = (token: string, body: Record<string, unknown> = {}) => call("/api/user/notifications", body, { token });
 const noticesOf = (user_id: number) => db.select().from(notifications).where(eq(notifications.user_id, user_id));
@@ -46,6 +46,31 @@ describe("notification centre", () => {
     expect((await call(`/api/admin/deposits/${u.deposit_id}/reject`, { reason: "no such transfer" }, { token: op })).code).toBe(1);
     const rows = await noticesOf(u.id);
     expect(rows.map((n) => [n.kind, JSON.parse(n.params_json)])).toEqual([["deposit_rejected", { deposit_id: u.deposit_id, amount_micro: String(40 * USDT) }]]);
+  });
+
+  it("a paid and a rejected withdrawal notify with their amounts", async () => {
+    const u = await fundedUser("300");
+    const wallet_id = await bindWallet(u.token);
+    const a = await call("/api/user/withdraw", { amount: "100", wallet_id, password: PASSWORD }, { token: u.token, headers: { "idempotency-key": rkey() } });
+    const b = await call("/api/user/withdraw", { amount: "50", wallet_id, password: PASSWORD }, { token: u.token, headers: { "idempotency-key": rkey() } });
+    expect((await call(`/api/admin/withdrawals/${a.data.id}/pay`, { tx_ref: "0xpaid" }, { token: u.op })).code).toBe(1);
+    expect((await call(`/api/admin/withdrawals/${b.data.id}/reject`, { reason: "Address flagged" }, { token: u.op })).code).toBe(1);
+    expect((await call(`/api/admin/withdrawals/${b.data.id}/reject`, { reason: "again" }, { token: u.op })).code).toBe(0);
+    const r = await list(u.token);
+    expect(r.data.list.slice(0, 2).map((n: { kind: string; params: object; url: string }) => [n.kind, n.params, n.url])).toEqual([
+      ["withdrawal_rejected", { withdrawal_id: b.data.id, amount_micro: String(50 * USDT) }, "/pages/me/sub/draw-record"],
+      ["withdrawal_paid", { withdrawal_id: a.data.id, amount_micro: String(100 * USDT) }, "/pages/me/sub/draw-record"],
+    ]);
+  });
+
+  it("tells the user's open pages the new counts live, and again when read", async () => {
+    const u = await depositing("30");
+    const ws = await socket("/ws/user", await cookieOf("user", u.token));
+    expect((await approve(await operatorToken(), u.deposit_id, "30")).code).toBe(1);
+    expect(await ws.nextOf("notice")).toEqual({ type: "notice", unread: 1, badge: 1 });
+    expect((await call("/api/user/notifications/read", { all: 1 }, { token: u.token })).data).toEqual({ unread: 0, badge: 0 });
+    expect(await ws.nextOf("notice")).toEqual({ type: "notice", unread: 0, badge: 0 });
+    ws.close();
   });
 
   it("lists newest first, 20 a page, continued by before_id", async () => {
@@ -122,7 +147,7 @@ describe("orders settled", () => {
 });
 
 describe("operator messages", () => {
-  it("an operator's reply to a user with no service page open notifies once until read", async () => {
+  it("an operator's reply to a user with no service page open notifies once until the chat is read", async () => {
     const u = await newUser();
     const open = await call("/api/service/open", {}, { token: u.token });
     const conversation_id = open.data.conversation.id as number;
@@ -137,7 +162,19 @@ describe("operator messages", () => {
     await new Promise((r) => setTimeout(r, 500));
     rows = await db.select().from(notifications).where(and(eq(notifications.user_id, u.id), eq(notifications.kind, "operator_message")));
     expect(rows.map((n) => JSON.parse(n.params_json))).toEqual([{ conversation_id }]);
-    expect((await list(u.token)).data.list[0]).toMatchObject({ kind: "operator_message", url: "/pages/me/sub/service" });
+    const r = await list(u.token);
+    expect(r.data.list[0]).toMatchObject({ kind: "operator_message", url: "/pages/me/sub/service" });
+    // The chat counts the replies on the me tab; the notice does not count twice there.
+    expect(r.data).toMatchObject({ unread: 1, badge: 0 });
+
+    // Reading the chat reads the notice: the next reply notifies again.
+    const messages = await call("/api/service/messages", { conversation_id }, { token: u.token });
+    const up_to_id = Math.max(...messages.data.messages.map((m: { id: number }) => m.id));
+    expect((await call("/api/service/read", { conversation_id, up_to_id }, { token: u.token })).code).toBe(1);
+    expect((await list(u.token)).data.unread).toBe(0);
+    expect((await opSend(conversation_id, "Anything else?")).code).toBe(1);
+    for (let i = 0; i < 50 && (await list(u.token)).data.unread === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await noticesOf(u.id)).filter((n) => n.kind === "operator_message")).toHaveLength(2);
   });
 });
 
