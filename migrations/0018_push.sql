@@ -3,7 +3,8 @@ CREATE TABLE `notification_settings` (
 	`kind` text NOT NULL,
 	`push` integer NOT NULL,
 	PRIMARY KEY(`user_id`, `kind`),
-	CONSTRAINT "notification_settings_push_check" CHECK("notification_settings"."push" in (0, 1))
+	CONSTRAINT "notification_settings_push_check" CHECK("notification_settings"."push" in (0, 1)),
+	CONSTRAINT "notification_settings_kind_check" CHECK(kind in ('deposit_credited','deposit_rejected','withdrawal_paid','withdrawal_rejected','orders_settled','new_sign_in','limit_reached','operator_message'))
 );
 --> statement-breakpoint
 CREATE TABLE `push_subscriptions` (

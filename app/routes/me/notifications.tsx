@@ -150,7 +150,12 @@ function NoticeItem({ n }: { n: Notice }) {
         data-kind={n.kind}
         onClick={() => submit({ intent: "open", id: String(n.id), url: words.url }, { method: "post" })}
       >
-        {n.read ? null : <span className="nc-dot" aria-label={t("unread_label")} />}
+        {n.read ? null : (
+          <>
+            <span className="nc-dot" aria-hidden="true" />
+            <span className="nc-sr">{t("unread_label")}</span>
+          </>
+        )}
         <span className="nc-title">{words.title}</span>
         <span className="nc-body">{words.body}</span>
         <span className="nc-time muted">

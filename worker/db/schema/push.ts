@@ -33,7 +33,11 @@ export const notification_settings = sqliteTable(
     kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
     push: integer("push").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.user_id, t.kind] }), check("notification_settings_push_check", sql`${t.push} in (0, 1)`)],
+  (t) => [
+    primaryKey({ columns: [t.user_id, t.kind] }),
+    check("notification_settings_push_check", sql`${t.push} in (0, 1)`),
+    check("notification_settings_kind_check", sql.raw(`kind in (${NOTIFICATION_KINDS.map((k) => `'${k}'`).join(",")})`)),
+  ],
 );
 
 /**
