@@ -5,7 +5,8 @@ import { notificationInsert } from "../../worker/domain/notifications/notify";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from "../../worker/domain/trades/orders";
 import { fromBase64Url, toBase64Url } from "../../worker/push/base64url";
 import { decryptPush } from "../../worker/push/ece";
-import { call, db, newUser } from "./helpers";
+import { hubFor } from "../../worker/quotes";
+import { call, db, newUser, testEnv } from "./helpers";
 import { approve, bindWallet, fundedUser, operatorToken, PASSWORD, recharge, rkey } from "./money/helpers";
 import { market, user, USDT } from "./trades/market-helpers";
 import { cookieOf, opSend, socket } from "./service/helpers";
@@ -23,6 +24,27 @@ async function depositing(amount = "25") {
 async function fill(user_id: number, n: number) {
   const now = Date.now();
   for (let i = 0; i < n; i++) await notificationInsert(db, { user_id, kind: "deposit_credited", params: { deposit_id: i, amount_micro: String((i + 1) * USDT) }, dedupe_key: `fill:${i}`, now_ms: now + i });
+}
+
+/** A browser's push subscription: its own P-256 pair and auth secret. */
+async function browserKeys() {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+  const p256dh = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
+  const auth = crypto.getRandomValues(new Uint8Array(16));
+  return { private_key: pair.privateKey, p256dh, auth, json: { p256dh: toBase64Url(p256dh), auth: toBase64Url(auth) } };
+}
+
+/** The local push service: outbound requests to push.example.test are kept here; the first answers 201, later ones 410 (gone). */
+function interceptPushes() {
+  const received: { url: string; headers: Headers; body: Uint8Array }[] = [];
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith("https://push.example.test/")) return realFetch(input, init);
+    received.push({ url, headers: new Headers(init?.headers), body: new Uint8Array(await new Response(init?.body).arrayBuffer()) });
+    return new Response(null, { status: received.length === 1 ? 201 : 410 });
+  });
+  return received;
 }
 
 describe("notification centre", () => {
@@ -146,6 +168,32 @@ describe("orders settled", () => {
   });
 });
 
+describe("orders settled by the market's hub", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("a hub settlement run tells each owner once, with one push to their device", async () => {
+    const product_id = (await market({ symbol: "NTH/USDT", name: "Hub notice coin", feed_symbol: "NTHUSDT", quote_tolerance_bp: 50, durations: [{ seconds: 2, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }] })).id;
+    const u = await user(500);
+    const browser = await browserKeys();
+    const endpoint = `https://push.example.test/hub/${rkey("sub")}`;
+    expect((await call("/api/user/push/subscribe", { endpoint, ...browser.json }, { token: u.token })).code).toBe(1);
+    const received = interceptPushes();
+    const price = (await call("/api/index/product", { id: product_id })).data.price as string;
+    const placed = await Promise.all(["up", "down", "up"].map((direction) => call("/api/order/addorder", { product_id, direction, amount: "10", seconds: 2, quote_price: price, client_order_id: rkey(direction) }, { token: u.token })));
+    expect(placed.map((p) => p.code)).toEqual([1, 1, 1]);
+    await new Promise((r) => setTimeout(r, 3500));
+    await (await hubFor(testEnv, (await getProduct(db, product_id))!)).settleDue();
+    const settled = (await noticesOf(u.id)).filter((n) => n.kind === "orders_settled");
+    expect(settled).toHaveLength(1);
+    expect(JSON.parse(settled[0].params_json)).toMatchObject({ count: 3, order_id: Math.min(...placed.map((p) => p.data.id as number)) });
+    for (let i = 0; i < 30 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(received).toHaveLength(1);
+    const payload = JSON.parse(new TextDecoder().decode(await decryptPush(received[0].body as Uint8Array<ArrayBuffer>, browser)));
+    expect(payload).toMatchObject({ title: "Orders settled", url: `/pages/money/order?id=${JSON.parse(settled[0].params_json).order_id}` });
+    expect(payload.body).toMatch(/^3 orders settled\. Net result: [+-]?[\d.]+ USDT\.$/);
+  });
+});
+
 describe("operator messages", () => {
   it("an operator's reply to a user with no service page open notifies once until the chat is read", async () => {
     const u = await newUser();
@@ -181,13 +229,6 @@ describe("operator messages", () => {
 describe("Web Push", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  /** A browser's push subscription: its own P-256 pair and auth secret. */
-  async function browserKeys() {
-    const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
-    const p256dh = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-    const auth = crypto.getRandomValues(new Uint8Array(16));
-    return { private_key: pair.privateKey, p256dh, auth, json: { p256dh: toBase64Url(p256dh), auth: toBase64Url(auth) } };
-  }
 
   it("serves the VAPID key, encrypts each notice to the subscription, signs with VAPID, and drops a gone subscription", async () => {
     const u = await depositing("12.5");
@@ -201,14 +242,7 @@ describe("Web Push", () => {
     expect((await call("/api/user/push/subscribe", { endpoint: "http://plain.example/x", ...browser.json }, { token: u.token })).code).toBe(0);
     expect((await call("/api/user/push/subscribe", { endpoint, p256dh: "AAAA", auth: browser.json.auth }, { token: u.token })).code).toBe(0);
 
-    const received: { url: string; headers: Headers; body: Uint8Array }[] = [];
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-      if (!url.startsWith("https://push.example.test/")) return realFetch(input, init);
-      received.push({ url, headers: new Headers(init?.headers), body: new Uint8Array(await new Response(init?.body).arrayBuffer()) });
-      return new Response(null, { status: received.length === 1 ? 201 : 410 });
-    });
+    const received = interceptPushes();
 
     const op = await operatorToken();
     expect((await approve(op, u.deposit_id, "12.5")).code).toBe(1);
@@ -232,7 +266,6 @@ describe("Web Push", () => {
     expect((await call("/api/user/notifications/settings/set", { kind: "withdrawal_rejected", push: 0 }, { token: u.token })).data.kinds.withdrawal_rejected).toBe(false);
     await notificationInsert(db, { user_id: u.id, kind: "withdrawal_rejected", params: { withdrawal_id: 1, amount_micro: "1" }, dedupe_key: "t:off", now_ms: 1 });
     const { pushNew } = await import("../../worker/push/send");
-    const { testEnv } = await import("./helpers");
     expect(await pushNew(testEnv, db, [u.id], 1)).toBe(0);
     expect(received).toHaveLength(1);
     await notificationInsert(db, { user_id: u.id, kind: "deposit_rejected", params: { deposit_id: 1, amount_micro: "1" }, dedupe_key: "t:gone", now_ms: 2 });
