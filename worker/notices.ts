@@ -10,12 +10,16 @@ import { pushNew } from "./push/send";
 import { notifyUser } from "./ws";
 
 export async function deliverNotices(env: Env, user_ids: readonly number[], created_at_ms: number): Promise<void> {
+  await tellNoticeCounts(env, user_ids);
+  await pushNew(env, getDb(env.DB), user_ids, created_at_ms);
+}
+
+/** The users' open pages hear their new unread counts (the badge and the bell). Never throws. */
+export async function tellNoticeCounts(env: Env, user_ids: readonly number[]): Promise<void> {
   try {
-    const db = getDb(env.DB);
-    const counts = await unreadCounts(db, user_ids);
+    const counts = await unreadCounts(getDb(env.DB), user_ids);
     await Promise.all([...counts].map(([user_id, unread]) => notifyUser(env, user_id, { type: "notice", ...unread })));
-    await pushNew(env, db, user_ids, created_at_ms);
   } catch (err) {
-    console.error("deliverNotices failed", err);
+    console.error("notice counts not told", err);
   }
 }

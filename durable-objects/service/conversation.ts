@@ -8,7 +8,7 @@ import { mergeGuest, type Move } from "../../worker/domain/service/handover";
 import { admitMessage, conversationRecord, messageView, pictureUploaded, recordProgress, unreadFor, writeMessages, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
 import { assignConversation, setConversationStatus, type ActionResult } from "../../worker/domain/service/operator";
 import { otherSide, type Side } from "../../worker/domain/service/rules";
-import { deliverNotices } from "../../worker/notices";
+import { deliverNotices, tellNoticeCounts } from "../../worker/notices";
 import { notifyUser } from "../../worker/ws";
 import { closeBack, sendAll } from "../page-sockets";
 import { encode, parseServiceClientMessage, type ServerMessage } from "../protocol";
@@ -174,8 +174,9 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
 
   async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
     if (!(await this.ready(conversation_id))) return null;
-    const conversation = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id, this.seq.meta()!.last_id));
+    const { conversation, notices_read } = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id, this.seq.meta()!.last_id));
     if (!conversation) return null;
+    if (notices_read && conversation.user_id) this.ctx.waitUntil(tellNoticeCounts(this.env, [conversation.user_id]));
     const reached = reader === "visitor" ? conversation[state === "read" ? "visitor_read_id" : "visitor_delivered_id"] : conversation[state === "read" ? "operator_read_id" : "operator_delivered_id"];
     this.fanOut([{ type: "read", reader, state, up_to_id: reached }]);
     if (state === "read") {

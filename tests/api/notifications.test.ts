@@ -215,11 +215,14 @@ describe("operator messages", () => {
     // The chat counts the replies on the me tab; the notice does not count twice there.
     expect(r.data).toMatchObject({ unread: 1, badge: 0 });
 
-    // Reading the chat reads the notice: the next reply notifies again.
+    // Reading the chat reads the notice (the bell hears it): the next reply notifies again.
+    const channel = await socket("/ws/user", await cookieOf("user", u.token));
     const messages = await call("/api/service/messages", { conversation_id }, { token: u.token });
     const up_to_id = Math.max(...messages.data.messages.map((m: { id: number }) => m.id));
     expect((await call("/api/service/read", { conversation_id, up_to_id }, { token: u.token })).code).toBe(1);
     expect((await list(u.token)).data.unread).toBe(0);
+    expect(await channel.nextOf("notice")).toEqual({ type: "notice", unread: 0, badge: 0 });
+    channel.close();
     expect((await opSend(conversation_id, "Anything else?")).code).toBe(1);
     for (let i = 0; i < 50 && (await list(u.token)).data.unread === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await noticesOf(u.id)).filter((n) => n.kind === "operator_message")).toHaveLength(2);

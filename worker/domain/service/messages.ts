@@ -202,8 +202,9 @@ function operatorNotice(d1: D1Database, conversation_id: number, rows: readonly 
 /**
  * Records how far `reader` got (delivered or read, up to a message id). Never moves backwards,
  * and never past the conversation's last message (`last_id`, from its object). Reading implies delivery.
+ * `notices_read`: the visitor's read also read an operator-reply notice (the bell's count changed).
  */
-export async function recordProgress(db: Db, conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, last_id: number): Promise<Conversation | undefined> {
+export async function recordProgress(db: Db, conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, last_id: number): Promise<{ conversation: Conversation | undefined; notices_read: boolean }> {
   const delivered = reader === "visitor" ? service_conversations.visitor_delivered_id : service_conversations.operator_delivered_id;
   const read = reader === "visitor" ? service_conversations.visitor_read_id : service_conversations.operator_read_id;
   // The conversation's object knows its last id (D1 may not have the newest messages yet).
@@ -211,11 +212,11 @@ export async function recordProgress(db: Db, conversation_id: number, reader: Si
   const set: Record<string, unknown> = { [delivered.name]: sql`max(${delivered}, ${capped})` };
   if (state === "read") set[read.name] = sql`max(${read}, ${capped})`;
   const update = db.update(service_conversations).set(set).where(eq(service_conversations.id, conversation_id)).returning();
-  if (!(reader === "visitor" && state === "read")) return (await update)[0];
+  if (!(reader === "visitor" && state === "read")) return { conversation: (await update)[0], notices_read: false };
   // The user read the chat: its "customer service wrote" notice is read too, so the next reply
   // (while no service page is open) notifies again.
-  const [[row]] = await db.batch([update, readOperatorNotices(db, conversation_id)]);
-  return row;
+  const [[row], notices] = await db.batch([update, readOperatorNotices(db, conversation_id)]);
+  return { conversation: row, notices_read: ((notices as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0 };
 }
 
 function readOperatorNotices(db: Db, conversation_id: number) {
