@@ -38,6 +38,7 @@ function userPages(route) {
   route("pages/me/sub/about", "routes/me/about.tsx"); // about the platform, app version
   route("pages/me/sub/service", "routes/me/service.tsx"); // customer-service chat, open without login (a guest's conversation follows them into their account)
   route("pages/me/sub/improve-info", "routes/me/profile.tsx"); // profile completion: name, phone, email, ID photo, drawn signature; review status
+  route("pages/me/sub/notifications", "routes/me/notifications.tsx"); // notification centre: deposits, withdrawals, settled orders, sign-ins, limits, operator replies; alerts on this device (Web Push) per kind
 
   // Me: money in and out.
   route("pages/me/sub/stored", "routes/me/recharge-crypto.tsx"); // crypto recharge: own deposit address, report with proof

@@ -69,6 +69,13 @@ export const ServerMessage = z.discriminatedUnion("type", [
   }),
   /** User channel: an operator wrote; `unread` is the user's unread count (the me-tab badge). */
   z.object({ type: z.literal("service"), unread: z.number().int() }),
+  /**
+   * User channel: the notification centre changed (a new notice, or notices read elsewhere).
+   * `unread` is the centre's new count, `badge` what the me tab adds to the chat's unread count
+   * (worker/domain/notifications/centre.ts); a settlement leaves both out (the hub does not count
+   * per owner) and the page asks the API.
+   */
+  z.object({ type: z.literal("notice"), unread: z.number().int().optional(), badge: z.number().int().optional() }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 

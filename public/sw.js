@@ -78,3 +78,47 @@ async function cacheFirst(request) {
   if (response.ok && response.type === "basic" && !type.includes("text/html")) await cache.put(request, response.clone());
   return response;
 }
+
+/*
+ * Web Push: the server sends each notice encrypted to this install (RFC 8291); the browser
+ * decrypts it, and here it becomes a system notification with the words already in the user's
+ * language (title, body), the page to open (url) and a tag (a newer notice of the same event
+ * replaces an older one). A push without a readable payload still shows something: browsers
+ * require every push to show a notification.
+ */
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const title = typeof data.title === "string" && data.title ? data.title : "Proofline";
+  const options = {
+    body: typeof data.body === "string" ? data.body : "",
+    tag: typeof data.tag === "string" ? data.tag : undefined,
+    lang: typeof data.lang === "string" ? data.lang : undefined,
+    icon: "/icons/icon-192.png",
+    badge: "/icons/icon-192.png",
+    data: { url: safePath(data.url) },
+  };
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+/** Only a path on this site: a push can never send the user elsewhere. */
+function safePath(url) {
+  return typeof url === "string" && url.startsWith("/") && !url.startsWith("//") ? url : "/pages/me/sub/notifications";
+}
+
+/** Tapping the notification: focus an open window of the app on that page, or open one. */
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL(safePath(event.notification.data && event.notification.data.url), self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) return open.navigate(target).then((w) => (w || open).focus());
+      return self.clients.openWindow(target);
+    }),
+  );
+});

@@ -32,6 +32,14 @@ export interface Env {
    * development key stands in.
    */
   CARD_KEY?: string;
+  /**
+   * Secret (`wrangler secret put VAPID_PRIVATE_KEY`): the Web Push signing key, a P-256 private
+   * JWK as JSON (worker/push/vapid.ts). Without it production sends no push; local runs and
+   * tests make their own pair on first use.
+   */
+  VAPID_PRIVATE_KEY?: string;
+  /** Who runs the push sender, for push services to reach: "mailto:..." or an https URL (RFC 8292 `sub`). */
+  VAPID_SUBJECT?: string;
   /** "1": a test deployment whose earn clock `/api/test/clock` may move forward (worker/clock.ts; never in production). */
   TEST_CLOCK?: string;
   /** Quote sockets one QuoteHub accepts before it answers 503 (default and ceiling 30,000; durable-objects/quotes/quote-hub.ts). */

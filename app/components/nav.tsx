@@ -1,6 +1,7 @@
 import { Link, useFetcher, useLocation, useNavigate, useRouteLoaderData, type LinkProps } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { askedNoticeCounts, noticeCountsMark, useNoticeCounts } from "../lib/notice-unread";
 import { askedServiceUnread, serviceUnreadMark, useServiceUnread } from "../lib/service-unread";
 
 /** A link that does nothing when it points at the page already shown (docs/product.md, navigation). */
@@ -91,11 +92,12 @@ export function TabBar() {
 let askedGeneration = -1;
 
 /**
- * Unread customer-service messages on the me tab: asked when the page starts and again each
- * time the user channel (re)connects, live from the channel in between.
+ * Unread customer-service messages and notices on the me tab: asked when the page starts and
+ * again each time the user channel (re)connects, live from the channel in between.
  */
 function ServiceBadge() {
   const { t } = useTranslation("service");
+  const { t: tn } = useTranslation("notifications");
   const signedIn = Boolean(useRouteLoaderData<{ user: unknown }>("root")?.user);
   const { unread, generation } = useServiceUnread();
   const fetcher = useFetcher<{ unread?: number }>({ key: "service-unread" });
@@ -111,12 +113,35 @@ function ServiceBadge() {
     // A live count that arrived while this answer was on its way is newer than the answer.
     if (typeof fetcher.data?.unread === "number") askedServiceUnread(fetcher.data.unread, mark.current);
   }, [fetcher.data]);
-  if (!signedIn || !unread) return null;
+  const notices = useNoticeBadge(signedIn);
+  // One badge for both: unread chat messages plus unread notices (operator replies are counted once, as messages).
+  const total = (unread ?? 0) + notices;
+  if (!signedIn || !total) return null;
   return (
-    <span className="tab-badge" data-testid="service-badge" aria-label={t("unread_badge", { count: unread })}>
-      {unread > 99 ? "99+" : unread}
+    <span className="tab-badge" data-testid="service-badge" aria-label={notices ? tn("unread", { count: total }) : t("unread_badge", { count: total })}>
+      {total > 99 ? "99+" : total}
     </span>
   );
+}
+
+let askedNotices = -1;
+
+/** The notices' share of the me-tab badge: asked at start and whenever a notice came without counts. */
+function useNoticeBadge(signedIn: boolean): number {
+  const { counts, asks } = useNoticeCounts();
+  const fetcher = useFetcher<{ unread?: number; badge?: number }>({ key: "notice-unread" });
+  const mark = useRef(0);
+  useEffect(() => {
+    if (!signedIn || askedNotices === asks || fetcher.state !== "idle") return;
+    askedNotices = asks;
+    mark.current = noticeCountsMark();
+    fetcher.load("/pages/me/sub/notifications?unread=1");
+  }, [signedIn, asks, fetcher]);
+  useEffect(() => {
+    const d = fetcher.data;
+    if (typeof d?.unread === "number" && typeof d.badge === "number") askedNoticeCounts({ unread: d.unread, badge: d.badge }, mark.current);
+  }, [fetcher.data]);
+  return counts?.badge ?? 0;
 }
 
 export function Empty() {

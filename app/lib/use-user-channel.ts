@@ -2,6 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { useEffect, useRef } from "react";
 import { encode, parseServerMessage } from "../../durable-objects/protocol";
+import { askNoticeCounts, setNoticeCounts } from "./notice-unread";
 import { serviceChannelConnected, setServiceUnread } from "./service-unread";
 
 /**
@@ -30,10 +31,18 @@ export function useUserChannel(signedIn: boolean) {
       const message = parseServerMessage(event.data);
       if (!message) return;
       if (message.type === "hello" || message.type === "pong") serverClock.offset_ms = message.server_time_ms - Date.now();
-      if (message.type === "hello") serviceChannelConnected();
+      if (message.type === "hello") {
+        serviceChannelConnected();
+        askNoticeCounts();
+      }
       if (message.type === "balance") revalidate.current();
       // An operator wrote: the me tab's badge (app/components/nav.tsx).
       if (message.type === "service") setServiceUnread(message.unread);
+      // The notification centre changed: the badge and the bell (app/lib/notice-unread.ts).
+      if (message.type === "notice") {
+        if (message.unread !== undefined && message.badge !== undefined) setNoticeCounts({ unread: message.unread, badge: message.badge });
+        else askNoticeCounts();
+      }
     });
     openSocket = socket;
     return () => {

@@ -10,12 +10,17 @@ export type Outcome = { order_id: number; status: Order["status"] };
 /** What a user's channel takes (the UserChannel's RPC). */
 export type Channel = { publishAll(messages: ServerMessage[]): Promise<number> };
 
-/** The last order's result, then one balance notice: the page reloads its lists once. */
+/**
+ * The last order's result, then one balance notice: the page reloads its lists once. Then the
+ * notification centre's change (the settlement wrote an `orders_settled` notice): without a
+ * count, which the hub does not read per owner; the page asks for it.
+ */
 export function outcomeNotices(outcomes: readonly Outcome[]): ServerMessage[] {
   const last = outcomes[outcomes.length - 1];
   return [
     { type: "order", order_id: last.order_id, status: last.status },
     { type: "balance", reason: "trade" },
+    { type: "notice" },
   ];
 }
 

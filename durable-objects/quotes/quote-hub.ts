@@ -8,7 +8,8 @@ import { answerPage, closeBack, openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
 import { simRandom } from "./feed";
 import type { ExposureView, HubConfig, HubQuote, QuoteHubApi } from "./hub-api";
-import { notifyOwner } from "./notify";
+import { pushNew } from "../../worker/push/send";
+import { notifyOwner, type Outcome } from "./notify";
 import { d1Market, OrderIntake } from "./order-intake";
 import { Prices } from "./prices";
 import { d1DueOrders, settleDue, type SettleRun } from "./settlement-loop";
@@ -139,8 +140,14 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
   private async settle(now: number): Promise<SettleRun> {
     if (!this.config) return { settled: 0, already: 0, more: false };
     const channel = (user_id: number) => this.env.USER_CHANNEL.get(this.env.USER_CHANNEL.idFromName(String(user_id)));
-    const deps = { ticks: this.prices.store, exposure: this.intake, notify: notifyOwner.bind(null, channel), keepBeat: () => this.prices.keepBeat(Date.now()) };
-    return settleDue(deps, d1DueOrders(getDb(invocationDb(this.env))), this.config.symbol, now);
+    // The owners told of this run: their `orders_settled` notices (written at `now`) go to their devices after.
+    const owners = new Set<number>();
+    const notify = (user_id: number, outcomes: Outcome[]) => (owners.add(user_id), notifyOwner(channel, user_id, outcomes));
+    const deps = { ticks: this.prices.store, exposure: this.intake, notify, keepBeat: () => this.prices.keepBeat(Date.now()) };
+    const db = getDb(invocationDb(this.env));
+    const run = await settleDue(deps, d1DueOrders(db), this.config.symbol, now);
+    if (owners.size > 0) this.ctx.waitUntil(pushNew(this.env, db, [...owners], now));
+    return run;
   }
 
   /**

@@ -9,11 +9,11 @@ import type { Outcome } from "./notify";
 
 /** A delivery is settled once a tick at or after it exists, or this long after it regardless. */
 const SETTLE_WAIT_MS = 5_000;
-/** Due orders settled per database batch (five set-based statements, whatever the count). */
+/** Due orders settled per database batch (six set-based statements, whatever the count). */
 export const SETTLE_CHUNK = 500;
 /**
  * Due orders settled per alarm (or sweep call) at most; more due re-arms the alarm at once.
- * Each chunk costs at most 1 read + 5 statements + a retry (1 + 5): far below D1's 1,000
+ * Each chunk costs at most 1 read + 6 statements + a retry (1 + 6): far below D1's 1,000
  * queries per invocation, and the beat's alarm stays short.
  */
 export const SETTLE_PER_INVOCATION = 2 * SETTLE_CHUNK;

@@ -8,6 +8,7 @@ import { mergeGuest, type Move } from "../../worker/domain/service/handover";
 import { admitMessage, conversationRecord, messageView, pictureUploaded, recordProgress, unreadFor, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
 import { assignConversation, setConversationStatus, type ActionResult } from "../../worker/domain/service/operator";
 import { otherSide, type Side } from "../../worker/domain/service/rules";
+import { deliverNotices, tellNoticeCounts } from "../../worker/notices";
 import { notifyUser } from "../../worker/ws";
 import { closeBack, sendAll } from "../page-sockets";
 import { encode, parseServiceClientMessage, type ServerMessage } from "../protocol";
@@ -151,12 +152,15 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
    */
   private async writePending(): Promise<void> {
     for (let rows = this.seq.pending(FLUSH_BATCH); rows.length > 0; rows = this.seq.pending(FLUSH_BATCH)) {
-      const { conversation, unread } = await this.inbox().persist({ conversation_id: rows[0].conversation_id, rows });
+      // A user without a service page open hears of an operator's reply in the notification centre.
+      const notify_user = this.ctx.getWebSockets("visitor").length === 0;
+      const { conversation, unread, noticed } = await this.inbox().persist({ conversation_id: rows[0].conversation_id, rows, notify_user });
       this.seq.markFlushed(rows.map((r) => r.id));
-      if (conversation && conversation.user_id !== null && rows.some((r) => r.author === "operator")) {
-        const user_id = conversation.user_id;
-        this.ctx.waitUntil(notifyUser(this.env, user_id, { type: "service", unread: unread.visitor }).catch((err) => console.error("service notify failed", conversation.id, err)));
+      const user_id = conversation?.user_id ?? null;
+      if (user_id !== null && rows.some((r) => r.author === "operator")) {
+        this.ctx.waitUntil(notifyUser(this.env, user_id, { type: "service", unread: unread.visitor }).catch((err) => console.error("service notify failed", rows[0].conversation_id, err)));
       }
+      if (noticed && user_id !== null) this.ctx.waitUntil(deliverNotices(this.env, [user_id], rows.find((r) => r.author === "operator")!.created_at_ms));
     }
   }
 
@@ -183,8 +187,9 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
 
   async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
     if (!(await this.ready(conversation_id))) return null;
-    const conversation = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id, this.seq.meta()!.last_id));
+    const { conversation, notices_read } = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id, this.seq.meta()!.last_id));
     if (!conversation) return null;
+    if (notices_read && conversation.user_id) this.ctx.waitUntil(tellNoticeCounts(this.env, [conversation.user_id]));
     const reached = reader === "visitor" ? conversation[state === "read" ? "visitor_read_id" : "visitor_delivered_id"] : conversation[state === "read" ? "operator_read_id" : "operator_delivered_id"];
     this.fanOut([{ type: "read", reader, state, up_to_id: reached }]);
     if (state === "read") {

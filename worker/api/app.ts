@@ -22,6 +22,7 @@ import { promotionsApi } from "./resources/promotions";
 import { testClockApi } from "./resources/test-clock";
 import { kefuApi, serviceApi } from "./resources/service";
 import { adminServiceApi } from "./resources/admin-service";
+import { notificationsApi } from "./resources/notifications";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
 
@@ -48,6 +49,7 @@ export function createApi() {
   app.route("/user", userApi);
   // Open to guests: before the /user sub-apps whose middleware requires a session.
   app.route("/user", kefuApi);
+  app.route("/user", notificationsApi);
   app.route("/user", moneyApi);
   app.route("/user", bindingApi);
   app.route("/user", profileApi);

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AppLink, Screen } from "../../components/nav";
@@ -9,7 +9,11 @@ import { useRootData } from "../../root";
 import type { ProfileView } from "./profile";
 import { useServiceUnread } from "../../lib/service-unread";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { NoticeBell } from "../../components/notifications/bell";
+import notificationStyles from "../../styles/notifications.css";
 export { clientAction } from "../../lib/client-action";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: notificationStyles }];
 
 /** The profile's review status for its menu line; without an answer the line shows no status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -34,7 +38,7 @@ export default function Accounts() {
   const { profile_status } = useLoaderData<typeof loader>();
   if (!user) return null;
   return (
-    <Screen title={t("title")} tabs>
+    <Screen title={t("title")} tabs right={<NoticeBell />}>
       <section className="profile card">
         <div className="avatar" aria-hidden="true">
           {user.account.slice(0, 1).toUpperCase()}

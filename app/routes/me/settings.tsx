@@ -2,7 +2,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
-import { Screen } from "../../components/nav";
+import { AppLink, Screen } from "../../components/nav";
 import { ThemeSwitch } from "../../components/shell/theme-switch";
 import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
@@ -37,6 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Settings() {
   const { t } = useTranslation("me");
   const { t: ts } = useTranslation("shell");
+  const { t: tn } = useTranslation("notifications");
   const root = useRootData();
   const ui = useUi();
   const langFetcher = useFetcher<PageEnvelope>({ key: "lang" });
@@ -67,6 +68,14 @@ export default function Settings() {
           ))}
         </div>
       </section>
+      <nav className="menu card" aria-label={tn("title")}>
+        <AppLink to="/pages/me/sub/notifications" className="menu-item" data-testid="settings-notifications">
+          <span>{tn("title")}</span>
+          <span className="menu-detail" aria-hidden="true">
+            ›
+          </span>
+        </AppLink>
+      </nav>
       <section className="card">
         <h2 className="card-title">{ts("theme.title")}</h2>
         <ThemeSwitch current={root?.theme ?? "system"} />

@@ -224,10 +224,10 @@ describe("settlement", () => {
     client.batch = (s: unknown[]) => (sizes.push(s.length), realBatch(s));
     try {
       expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 3, already: 0 });
-      expect(sizes).toEqual([5]); // guards, order updates, audit ticks, transfer records, balances: one set-based statement each
+      expect(sizes).toEqual([6]); // guards, order updates, audit ticks, transfer records, balances, owners' notices: one set-based statement each
       sizes.length = 0;
       expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 0, already: 3 });
-      expect(sizes).toEqual([5]); // refused once; none still open, so nothing is retried
+      expect(sizes).toEqual([6]); // refused once; none still open, so nothing is retried
     } finally {
       client.batch = realBatch;
     }

@@ -77,6 +77,7 @@ describe("settlement notices", () => {
     expect(outcomeNotices([{ order_id: 2, status: "lost" }])).toEqual([
       { type: "order", order_id: 2, status: "lost" },
       { type: "balance", reason: "trade" },
+      { type: "notice" },
     ]);
   });
 });

@@ -18,6 +18,7 @@ import { checkLedger } from "../../domain/ledger/check";
 import { userStatement } from "../../domain/ledger/statement";
 import { getRules, listWithdrawalsByStatus, payoutDetailsFor, payWithdrawal, rejectWithdrawal, setRule } from "../../domain/withdrawals/withdrawals";
 import { requireOperator } from "../../middleware/auth";
+import { deliverNotices } from "../../notices";
 import { notifyUser } from "../../ws";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, int, optionalText, pagination, text } from "../fields";
@@ -70,16 +71,20 @@ export const adminMoneyApi = new Hono<AppEnv>()
   })
   .post("/deposits/:id/approve", async (c) => {
     const { amount: amount_micro, tx_ref } = read(c, ApproveBody);
-    const r = await approveDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), { amount_micro, tx_ref }, Date.now());
+    const now_ms = Date.now();
+    const r = await approveDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), { amount_micro, tx_ref }, now_ms);
     if (r.status !== "ok") throw decideFailure(r.status);
     await afterResponse(c, notifyUser(c.env, r.deposit.user_id, { type: "balance", reason: "deposit" }));
+    await afterResponse(c, deliverNotices(c.env, [r.deposit.user_id], now_ms));
     return ok(c, adminDepositOut(r.deposit), r.deposit.status === "confirming" ? "errors.deposit_needs_second" : "errors.approved");
   })
   .post("/deposits/:id/reject", async (c) => {
     const { reason } = read(c, Reason);
-    const r = await rejectDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, Date.now());
+    const now_ms = Date.now();
+    const r = await rejectDeposit(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, now_ms);
     if (r.status !== "ok") throw decideFailure(r.status);
     await afterResponse(c, notifyUser(c.env, r.deposit.user_id, { type: "balance", reason: "deposit" }));
+    await afterResponse(c, deliverNotices(c.env, [r.deposit.user_id], now_ms));
     return ok(c, adminDepositOut(r.deposit), "errors.rejected");
   })
   // Withdrawals
@@ -94,16 +99,20 @@ export const adminMoneyApi = new Hono<AppEnv>()
   })
   .post("/withdrawals/:id/pay", async (c) => {
     const { tx_ref } = read(c, z.object({ tx_ref: text({ max: 200 }) }));
-    const r = await payWithdrawal(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), tx_ref, Date.now());
+    const now_ms = Date.now();
+    const r = await payWithdrawal(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), tx_ref, now_ms);
     if (r.status !== "ok") throw moneyFailure(r.status);
     await afterResponse(c, notifyUser(c.env, r.withdrawal.user_id, { type: "balance", reason: "withdrawal" }));
+    await afterResponse(c, deliverNotices(c.env, [r.withdrawal.user_id], now_ms));
     return ok(c, withdrawalOut(r.withdrawal), "errors.paid");
   })
   .post("/withdrawals/:id/reject", async (c) => {
     const { reason } = read(c, Reason);
-    const r = await rejectWithdrawal(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, Date.now());
+    const now_ms = Date.now();
+    const r = await rejectWithdrawal(c.get("db"), c.get("operator").id, pathId(c.req.param("id")), reason, now_ms);
     if (r.status !== "ok") throw moneyFailure(r.status);
     await afterResponse(c, notifyUser(c.env, r.withdrawal.user_id, { type: "balance", reason: "withdrawal" }));
+    await afterResponse(c, deliverNotices(c.env, [r.withdrawal.user_id], now_ms));
     return ok(c, withdrawalOut(r.withdrawal), "errors.rejected");
   })
   // Users and their ledger

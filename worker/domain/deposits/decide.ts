@@ -16,6 +16,7 @@ import { postTransfers, type MoneyFailure, type Transfer } from "../ledger/trans
 import type { Deposit } from "./deposits";
 import { getFourEyesThreshold } from "./four-eyes";
 import { refusedBy } from "../../db/refusal";
+import { notificationInsert } from "../notifications/notify";
 
 /** What the operator verified: the amount that arrived and the transaction or statement reference. */
 export type Verification = { amount_micro: number; tx_ref: string };
@@ -48,6 +49,11 @@ function credit(d: Deposit, amount_micro: number): Transfer {
   return { key: `deposit:${d.id}:credit`, debit: platformAccount("deposits"), credit: userAccount(d.user_id, "available"), amount_micro, code: "deposit", ref_type: "deposit", ref_id: String(d.id) };
 }
 
+/** The user's notice of the decision, in the decision's batch; keyed by the deposit, so a replay adds none. */
+function depositNotice(db: Db, d: Deposit, outcome: "credited" | "rejected", amount_micro: number, now_ms: number) {
+  return notificationInsert(db, { user_id: d.user_id, kind: `deposit_${outcome}`, params: { deposit_id: d.id, amount_micro: String(amount_micro) }, dedupe_key: `deposit:${d.id}:${outcome}`, now_ms });
+}
+
 /** What the audit log keeps of a decision: the claim next to the verified credit. */
 function auditData(d: Deposit, extra: Record<string, unknown>) {
   return { user_id: d.user_id, address: d.address, claimed_micro: d.amount_micro, ...extra };
@@ -75,6 +81,8 @@ export async function approveDeposit(db: Db, operator_id: number, id: number, v:
       transitionInsert(db, { entity: "deposit", id, from: "review", to, actor_kind: "operator", actor_id: operator_id }, now_ms),
       db.update(deposits).set(set).where(and(eq(deposits.id, id), eq(deposits.status, "review"))),
       auditInsert(db, { operator_id, action: large ? "deposit.approve_first" : "deposit.approve", target: `deposit:${id}`, data }, now_ms),
+      // A first approval of a large deposit credits nothing yet: the user hears at the confirmation.
+      ...(large ? [] : [depositNotice(db, d, "credited", v.amount_micro, now_ms)]),
     ],
     now_ms,
   );
@@ -98,6 +106,7 @@ async function confirmDeposit(db: Db, operator_id: number, d: Deposit, v: Verifi
       // roll the credit back), not quietly update nothing while the transfer goes through.
       db.update(deposits).set({ status: "approved", confirmed_by: operator_id, decided_at_ms: now_ms }).where(and(eq(deposits.id, d.id), eq(deposits.status, "confirming"))),
       auditInsert(db, { operator_id, action: "deposit.confirm", target: `deposit:${d.id}`, data }, now_ms),
+      depositNotice(db, d, "credited", v.amount_micro, now_ms),
     ],
     now_ms,
   );
@@ -117,6 +126,7 @@ export async function rejectDeposit(db: Db, operator_id: number, id: number, rea
       transitionInsert(db, { entity: "deposit", id, from, to: "rejected", actor_kind: "operator", actor_id: operator_id, reason }, now_ms),
       db.update(deposits).set({ status: "rejected", reason, decided_at_ms: now_ms }).where(and(eq(deposits.id, id), eq(deposits.status, from))),
       auditInsert(db, { operator_id, action: "deposit.reject", target: `deposit:${id}`, reason, data: auditData(d, { credited_micro: d.credited_micro, tx_ref: d.tx_ref }) }, now_ms),
+      depositNotice(db, d, "rejected", d.amount_micro, now_ms),
     ],
     now_ms,
   );

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, lt, min, sql, asc } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, lt, min, sql, asc } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
+import { notifications, operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
 import { isMember, type Conversation, type Visitor } from "./conversations";
 import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
 
@@ -133,12 +133,17 @@ export async function pictureUploaded(db: Db, conversation_id: number, upload_id
 const ROWS_PER_INSERT = 12;
 
 /** One conversation's messages to write: rows its object already ordered and delivered (ids given). */
-export type MessageGroup = { conversation_id: number; rows: MessageRow[] };
-export type GroupWritten = { conversation: Conversation | undefined; unread: Unread };
+export type MessageGroup = {
+  conversation_id: number;
+  rows: MessageRow[];
+  /** The user has no service page open: an operator's reply also writes an `operator_message` notice. */
+  notify_user?: boolean;
+};
+export type GroupWritten = { conversation: Conversation | undefined; unread: Unread; noticed: boolean };
 
-/** The statements one group costs in a batch (its inserts, the conversation's update, the unread counts). */
+/** The statements one group costs in a batch at most (its inserts, the notice, the conversation's update, the unread counts). */
 export function groupStatements(rows: number): number {
-  return Math.ceil(rows / ROWS_PER_INSERT) + 2;
+  return Math.ceil(rows / ROWS_PER_INSERT) + 3;
 }
 
 /**
@@ -151,16 +156,22 @@ export async function writeMessageGroups(db: Db, groups: MessageGroup[]): Promis
   const d1 = db.$client;
   // Plain prepared statements, several rows an insert: this runs for every flush.
   const statements: D1PreparedStatement[] = [];
-  const resultsAt: number[] = [];
+  const positions: { notice: number | null; at: number }[] = [];
   for (const g of groups) {
     for (let i = 0; i < g.rows.length; i += ROWS_PER_INSERT) statements.push(insertChunk(d1, g.conversation_id, g.rows.slice(i, i + ROWS_PER_INSERT)));
-    resultsAt.push(statements.length);
+    const notice = g.notify_user ? operatorNotice(d1, g.conversation_id, g.rows) : null;
+    if (notice) statements.push(notice);
+    positions.push({ notice: notice ? statements.length - 1 : null, at: statements.length });
     statements.push(touchConversation(d1, g), unreadCounts(d1, g.conversation_id));
   }
   const results = await d1.batch(statements);
-  return resultsAt.map((at) => {
+  return positions.map(({ notice, at }) => {
     const counts = results[at + 1].results[0] as Unread | undefined;
-    return { conversation: results[at].results[0] as Conversation | undefined, unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) } };
+    return {
+      conversation: results[at].results[0] as Conversation | undefined,
+      unread: { visitor: Number(counts?.visitor ?? 0), operator: Number(counts?.operator ?? 0) },
+      noticed: notice !== null && (results[notice].meta?.changes ?? 0) > 0,
+    };
   });
 }
 
@@ -194,18 +205,50 @@ function unreadCounts(d1: D1Database, conversation_id: number) {
 }
 
 /**
+ * The user's `operator_message` notice, written with the operator's messages when the user has
+ * no service page open (the conversation's object knows). At most one unread per conversation:
+ * a second reply while the first notice is unread adds nothing. Guests (no user) get none.
+ */
+function operatorNotice(d1: D1Database, conversation_id: number, rows: readonly MessageRow[]): D1PreparedStatement | null {
+  const first = rows.find((r) => r.author === "operator");
+  if (!first) return null;
+  return d1
+    .prepare(
+      `INSERT INTO notifications (user_id, kind, params_json, dedupe_key, created_at_ms)
+       SELECT c.user_id, 'operator_message', json_object('conversation_id', c.id), ?2, ?3 FROM service_conversations c
+       WHERE c.id = ?1 AND c.user_id IS NOT NULL AND NOT EXISTS (
+         SELECT 1 FROM notifications n WHERE n.user_id = c.user_id AND n.kind = 'operator_message' AND n.read_at_ms IS NULL
+           AND json_extract(n.params_json, '$.conversation_id') = c.id)
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(conversation_id, `service:${conversation_id}:${first.id}`, first.created_at_ms);
+}
+
+/**
  * Records how far `reader` got (delivered or read, up to a message id). Never moves backwards,
  * and never past the conversation's last message (`last_id`, from its object). Reading implies delivery.
+ * `notices_read`: the visitor's read also read an operator-reply notice (the bell's count changed).
  */
-export async function recordProgress(db: Db, conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, last_id: number): Promise<Conversation | undefined> {
+export async function recordProgress(db: Db, conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, last_id: number): Promise<{ conversation: Conversation | undefined; notices_read: boolean }> {
   const delivered = reader === "visitor" ? service_conversations.visitor_delivered_id : service_conversations.operator_delivered_id;
   const read = reader === "visitor" ? service_conversations.visitor_read_id : service_conversations.operator_read_id;
   // The conversation's object knows its last id (D1 may not have the newest messages yet).
   const capped = sql`${Math.min(up_to_id, last_id)}`;
   const set: Record<string, unknown> = { [delivered.name]: sql`max(${delivered}, ${capped})` };
   if (state === "read") set[read.name] = sql`max(${read}, ${capped})`;
-  const [row] = await db.update(service_conversations).set(set).where(eq(service_conversations.id, conversation_id)).returning();
-  return row;
+  const update = db.update(service_conversations).set(set).where(eq(service_conversations.id, conversation_id)).returning();
+  if (!(reader === "visitor" && state === "read")) return { conversation: (await update)[0], notices_read: false };
+  // The user read the chat: its "customer service wrote" notice is read too, so the next reply
+  // (while no service page is open) notifies again.
+  const [[row], notices] = await db.batch([update, readOperatorNotices(db, conversation_id)]);
+  return { conversation: row, notices_read: ((notices as { meta?: { changes?: number } }).meta?.changes ?? 0) > 0 };
+}
+
+function readOperatorNotices(db: Db, conversation_id: number) {
+  return db
+    .update(notifications)
+    .set({ read_at_ms: sql`unixepoch() * 1000` })
+    .where(and(eq(notifications.kind, "operator_message"), isNull(notifications.read_at_ms), sql`json_extract(${notifications.params_json}, '$.conversation_id') = ${conversation_id}`, sql`${notifications.user_id} = (SELECT user_id FROM service_conversations WHERE id = ${conversation_id})`));
 }
 
 /** Links an uploaded picture to a conversation, so its members may see it. */

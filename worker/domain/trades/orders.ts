@@ -4,6 +4,7 @@ import { order_ticks, orders, product_durations, products } from "../../db/schem
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
+import { settledNotices } from "../notifications/settled";
 import type { Exposure } from "./exposure";
 import { orderFee, settle, type Outcome, type Tick } from "./settlement";
 
@@ -248,7 +249,7 @@ function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
 export type Settlement = { order: Order; outcome: Outcome; audit: { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }[] };
 
 /**
- * A chunk of settlements as ONE batch of five set-based statements, however many orders it
+ * A chunk of settlements as ONE batch of six set-based statements, however many orders it
  * holds: the transition guards, the order updates, the audit ticks, the transfer records and
  * the account balances, each over one JSON parameter (SQLite's json_each). Every statement of a
  * batch counts toward D1's 1,000 queries per invocation, so a statement per order or per
@@ -280,7 +281,20 @@ function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: 
       part.flatMap((s) => settlementTransfers(s.order, s.outcome)),
       now_ms,
     ),
+    settledNoticesStatement(part, now_ms),
   ]);
+}
+
+/**
+ * The owners' `orders_settled` notices of a chunk as one set-based statement (one per user, not
+ * per order), in the chunk's batch: refused with it, replayed into nothing by the dedupe key.
+ */
+function settledNoticesStatement(part: readonly Settlement[], now_ms: number) {
+  const notices = settledNotices(part.map(({ order: o, outcome }) => ({ id: o.id, user_id: o.user_id, stake_micro: o.stake_micro, payout_micro: outcome.payout_micro })));
+  const rows = JSON.stringify(notices.map((n) => [n.user_id, JSON.stringify(n.params), n.dedupe_key]));
+  return sql`INSERT INTO notifications (user_id, kind, params_json, dedupe_key, created_at_ms)
+    SELECT json_extract(value, '$[0]'), 'orders_settled', json_extract(value, '$[1]'), json_extract(value, '$[2]'), ${now_ms} FROM json_each(${rows}) WHERE true
+    ON CONFLICT DO NOTHING`;
 }
 
 /**

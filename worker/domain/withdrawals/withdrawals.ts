@@ -9,6 +9,7 @@ import { transitionInsert } from "../ledger/transitions";
 import { postTransfers, type MoneyFailure, type PostResult, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
 import { quoteWithdrawal, type Quote, type WithdrawalRule } from "./fees";
+import { notificationInsert } from "../notifications/notify";
 
 export type Withdrawal = typeof withdrawals.$inferSelect;
 export type Channel = "trc20" | "bank";
@@ -195,6 +196,7 @@ export async function rejectWithdrawal(db: Db, operator_id: number, id: number, 
     transitionInsert(db, { entity: "withdrawal", id, from: "review", to: "rejected", actor_kind: "operator", actor_id: operator_id, reason }, now_ms),
     db.update(withdrawals).set({ status: "rejected", reason, decided_at_ms: now_ms }).where(and(eq(withdrawals.id, id), eq(withdrawals.status, "review"))),
     auditInsert(db, { operator_id, action: "withdrawal.reject", target: `withdrawal:${id}`, reason, data: { user_id: w.user_id, amount_micro: w.amount_micro } }, now_ms),
+    withdrawalNotice(db, w, "rejected", now_ms),
   ], now_ms);
 }
 
@@ -212,7 +214,13 @@ export async function payWithdrawal(db: Db, operator_id: number, id: number, tx_
     transitionInsert(db, { entity: "withdrawal", id, from: "review", to: "paid", actor_kind: "operator", actor_id: operator_id, reason: tx_ref }, now_ms),
     db.update(withdrawals).set({ status: "paid", tx_ref, decided_at_ms: now_ms }).where(and(eq(withdrawals.id, id), eq(withdrawals.status, "review"))),
     auditInsert(db, { operator_id, action: "withdrawal.pay", target: `withdrawal:${id}`, reason: tx_ref, data: { user_id: w.user_id, amount_micro: w.amount_micro, fee_micro: w.fee_micro } }, now_ms),
+    withdrawalNotice(db, w, "paid", now_ms),
   ], now_ms);
+}
+
+/** The user's notice of the decision, in the decision's batch; keyed by the withdrawal, so a replay adds none. */
+function withdrawalNotice(db: Db, w: Withdrawal, outcome: "paid" | "rejected", now_ms: number) {
+  return notificationInsert(db, { user_id: w.user_id, kind: `withdrawal_${outcome}`, params: { withdrawal_id: w.id, amount_micro: String(w.amount_micro) }, dedupe_key: `withdrawal:${w.id}:${outcome}`, now_ms });
 }
 
 async function decide(db: Db, w: Withdrawal, transfers: Transfer[], alongside: Parameters<typeof postTransfers>[2], now_ms: number): Promise<DecideResult> {

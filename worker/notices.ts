@@ -1,0 +1,25 @@
+/**
+ * After an event's batch committed with its notices: tell each user's open pages the new unread
+ * count (the badge, over their channel) and push the notices to their devices. Never fails the
+ * caller's operation (run it with waitUntil).
+ */
+import { getDb } from "./db/client";
+import { unreadCounts } from "./domain/notifications/centre";
+import type { Env } from "./env";
+import { pushNew } from "./push/send";
+import { notifyUser } from "./ws";
+
+export async function deliverNotices(env: Env, user_ids: readonly number[], created_at_ms: number): Promise<void> {
+  await tellNoticeCounts(env, user_ids);
+  await pushNew(env, getDb(env.DB), user_ids, created_at_ms);
+}
+
+/** The users' open pages hear their new unread counts (the badge and the bell). Never throws. */
+export async function tellNoticeCounts(env: Env, user_ids: readonly number[]): Promise<void> {
+  try {
+    const counts = await unreadCounts(getDb(env.DB), user_ids);
+    await Promise.all([...counts].map(([user_id, unread]) => notifyUser(env, user_id, { type: "notice", ...unread })));
+  } catch (err) {
+    console.error("notice counts not told", err);
+  }
+}
