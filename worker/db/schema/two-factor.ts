@@ -1,0 +1,28 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * A user's authenticator (TOTP) key. One row per user: while `enabled_at_ms` is null it is a
+ * pending key from setup, not yet in force; enabling needs one code from it. The key is never
+ * answered once enabled. `last_step` is the last 30-second step a code was accepted for, so a
+ * code (and any older one) is accepted once.
+ */
+export const two_factor = sqliteTable("two_factor", {
+  user_id: integer("user_id").primaryKey(),
+  secret_base32: text("secret_base32").notNull(),
+  enabled_at_ms: integer("enabled_at_ms"),
+  last_step: integer("last_step").notNull().default(0),
+  created_at_ms: integer("created_at_ms").notNull(),
+});
+
+/** One-time recovery codes: only their SHA-256 is stored; `used_at_ms` set marks one spent. */
+export const two_factor_recovery_codes = sqliteTable(
+  "two_factor_recovery_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    user_id: integer("user_id").notNull(),
+    code_hash: text("code_hash").notNull(),
+    used_at_ms: integer("used_at_ms"),
+    created_at_ms: integer("created_at_ms").notNull(),
+  },
+  (t) => [uniqueIndex("two_factor_recovery_user_code_unique").on(t.user_id, t.code_hash), index("two_factor_recovery_user_idx").on(t.user_id)],
+);
