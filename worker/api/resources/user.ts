@@ -111,7 +111,7 @@ export const userApi = new Hono<AppEnv>()
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
     // The password was right, but nothing usable is issued before the second factor.
-    if (result.status === "need_2fa") return ok(c, { need_2fa: true }, "errors.two_factor_needed");
+    if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });
     await handOverAtSignIn(c, result.user.id);
     const two_factor = await twoFactorOn(c.get("db"), result.user.id);
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
