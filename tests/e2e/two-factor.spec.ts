@@ -1,0 +1,80 @@
+import { expect, test, type Page } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
+import { open, register, words } from "./helpers";
+
+/** What an authenticator app shows for `key` at `at_ms` (the test is the user's phone). */
+function appCode(key: string, at_ms = Date.now()): string {
+  return new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: at_ms });
+}
+
+/** Near a step's end the code would change under the form: wait for a fresh step. */
+async function freshStep(page: Page) {
+  const left_ms = 30_000 - (Date.now() % 30_000);
+  if (left_ms < 8_000) await page.waitForTimeout(left_ms + 200);
+}
+
+for (const lng of ["en", "th"] as const) {
+  test(`two-factor (${lng}): turn on with the key shown, sign out, sign in with password then code`, async ({ page }) => {
+    test.setTimeout(120_000);
+    const me = words(lng, "me");
+    const auth = words(lng, "auth");
+    const common = words(lng, "common");
+    const { name, password } = await register(page);
+    if (lng !== "en") {
+      await open(page, "/pages/me/sub/setting");
+      await page.getByRole("radio", { name: "ไทย" }).click();
+      await expect(page.locator("html")).toHaveAttribute("lang", lng);
+    }
+
+    // The settings page leads to the security page, which says two-factor is off.
+    await open(page, "/pages/me/sub/setting");
+    await page.getByTestId("menu-security").click();
+    await expect(page).toHaveURL(/\/pages\/me\/sub\/security$/);
+    await expect(page.getByRole("heading", { name: me.security.title })).toBeVisible();
+    await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_off);
+
+    // Enrol: the QR and the key as text; the phone computes the code from the key shown.
+    await page.getByTestId("two-factor-start").click();
+    await expect(page.getByTestId("two-factor-qr").locator("svg")).toBeVisible();
+    const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
+    expect(key).toMatch(/^[A-Z2-7]{32}$/);
+    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-enrol-${lng}.png` });
+    await freshStep(page);
+    await page.getByLabel(common.code_input.label).fill(appCode(key));
+    await page.getByTestId("two-factor-enable").click();
+
+    // Ten recovery codes, once.
+    const codes = page.getByTestId("recovery-codes").locator("li");
+    await expect(codes).toHaveCount(10);
+    await expect(page.getByTestId("recovery-codes")).toContainText(me.security.codes_note);
+    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-codes-${lng}.png` });
+    await page.getByTestId("recovery-codes-done").click();
+    await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_on);
+    await expect(page.getByTestId("recovery-left")).toHaveText(me.security.recovery_left.replace("{{n}}", "10"));
+
+    // Sign out.
+    await open(page, "/pages/me/sub/setting");
+    await page.getByRole("button", { name: me.logout }).click();
+    await page.getByRole("button", { name: common.confirm }).click();
+    await expect(page).toHaveURL(/\/pages\/user\/login$/);
+
+    // The password alone does not sign in: the second step asks for the code.
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await page.getByLabel(auth.account).fill(name);
+    await page.getByLabel(auth.password, { exact: true }).fill(password);
+    await page.getByRole("button", { name: auth.login_submit }).click();
+    await expect(page.getByTestId("two-factor-prompt")).toHaveText(auth.two_factor_prompt);
+    await expect(page.getByRole("button", { name: common.code_input.use_recovery })).toBeVisible();
+    await expect(page).toHaveURL(/\/pages\/user\/login$/);
+    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-login-${lng}.png` });
+
+    // The enrolment's code was used; the app's next one (one step ahead) finishes the sign-in.
+    await page.getByLabel(common.code_input.label).fill(appCode(key, Date.now() + 30_000));
+    await page.getByRole("button", { name: auth.two_factor_submit }).click();
+    await expect(page).toHaveURL(/\/$/);
+
+    await open(page, "/pages/me/sub/security");
+    await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_on);
+    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-on-${lng}.png`, fullPage: true });
+  });
+}
