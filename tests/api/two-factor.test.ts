@@ -3,6 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { two_factor, two_factor_recovery_codes } from "../../worker/db/schema";
 import { stepAt, totpCode } from "../../worker/domain/identity/two-factor";
 import { THROTTLE } from "../../worker/domain/identity/throttle";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { addressOfPrivateKey, signBip137 } from "../../worker/domain/identity/bip137";
+import { challengeText } from "../../worker/domain/identity/wallet-challenge";
 import { call, db, newUser, seed } from "./helpers";
 import { CARD, fundedUser, rkey, TRC20 } from "./money/helpers";
 
@@ -178,5 +181,31 @@ describe("disable", () => {
   it("takes a recovery code instead of the app's", async () => {
     const u = await userWith2fa();
     expect((await call("/api/user/2fa/disable", { code: u.recovery[3], password: u.password }, { token: u.token })).code).toBe(1);
+  });
+});
+
+describe("wallet sign-in with two-factor on", () => {
+  /** A device key's signed challenge over a fresh nonce, as the wallet page posts it. */
+  async function signed(key: Uint8Array) {
+    const address = addressOfPrivateKey(key);
+    const nonce = (await call("/api/user/nonce", undefined, { method: "GET" })).data.nonce;
+    const message = challengeText({ kind: "btc", domain: "localhost", address, uri: "http://localhost", nonce, issued_at_ms: Date.now(), statement: "Sign in to Proofline." });
+    return { account: address, message, signature: signBip137(message, key), type: "btc" };
+  }
+
+  it("the signature alone answers need_2fa; the same signed challenge with a code signs in, once", async () => {
+    const key = secp256k1.utils.randomSecretKey();
+    const first = await call("/api/user/loginByAddr", await signed(key));
+    const u = await userWith2fa({ account: first.data.userinfo.account, password: "", token: first.data.userinfo.token, id: first.data.userinfo.id });
+    const body = await signed(key);
+    const asked = await call("/api/user/loginByAddr", body);
+    expect(asked.data).toEqual({ error: "two_factor_needed", need_2fa: true });
+    expect((await call("/api/user/loginByAddr", { ...body, code: "000000" })).data.error).toBe("two_factor_code_wrong");
+    const code = u.next();
+    const ok = await call("/api/user/loginByAddr", { ...body, code });
+    expect(ok.code).toBe(1);
+    expect(ok.data.userinfo.two_factor).toBe(true);
+    // The nonce is spent now: the same challenge does not sign in again, code or not.
+    expect((await call("/api/user/loginByAddr", { ...body, code: u.next() })).data.error).toBe("wallet_challenge_expired");
   });
 });

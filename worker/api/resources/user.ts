@@ -51,6 +51,7 @@ const WalletLoginBody = z.object({
   message: text({ max: 2000, trim: false, invalid: "errors.wallet_message_invalid" }),
   signature: text({ max: 200, invalid: "errors.wallet_signature_invalid" }),
   type: z.enum(["eth", "btc"], { error: "errors.wallet_message_invalid" }),
+  code: confirmCode,
 });
 
 const ResetPasswordBody = z
@@ -120,13 +121,16 @@ export const userApi = new Hono<AppEnv>()
   .post("/loginByAddr", limitAuthAttempts, async (c) => {
     const body = read(c, WalletLoginBody);
     const url = new URL(c.req.url);
-    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale") };
+    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), code: body.code };
     const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms: Date.now() });
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
+    if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });
+    if (result.status === "code_wrong") throw new ApiError("errors.two_factor_code_wrong");
     if (result.status !== "ok") throw new ApiError(`errors.wallet_${result.status}`);
     if (result.created && modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     await handOverAtSignIn(c, result.user.id);
-    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
+    const two_factor = await twoFactorOn(c.get("db"), result.user.id);
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
   })
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.get("db"), c.get("session_token_hash"), Date.now());
