@@ -207,5 +207,7 @@ describe("wallet sign-in with two-factor on", () => {
     expect(ok.data.userinfo.two_factor).toBe(true);
     // The nonce is spent now: the same challenge does not sign in again, code or not.
     expect((await call("/api/user/loginByAddr", { ...body, code: u.next() })).data.error).toBe("wallet_challenge_expired");
+    // Without a password of its own, the wallet account turns two-factor off with a code alone.
+    expect((await call("/api/user/2fa/disable", { code: u.recovery[0] }, { token: u.token })).code).toBe(1);
   });
 });

@@ -7,6 +7,26 @@ function appCode(key: string, at_ms = Date.now()): string {
   return new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: at_ms });
 }
 
+/** Turns two-factor on from the security page; answers the key the page showed. */
+async function enable(page: Page, lng: string): Promise<string> {
+  await open(page, "/pages/me/sub/security");
+  await page.getByTestId("two-factor-start").click();
+  const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
+  await freshStep(page);
+  await page.getByLabel(words(lng, "common").code_input.label).fill(appCode(key));
+  await page.getByTestId("two-factor-enable").click();
+  await page.getByTestId("recovery-codes-done").click();
+  await expect(page.getByTestId("two-factor-state")).toHaveText(words(lng, "me").security.state_on);
+  return key;
+}
+
+async function logOut(page: Page, lng: string) {
+  await open(page, "/pages/me/sub/setting");
+  await page.getByRole("button", { name: words(lng, "me").logout }).click();
+  await page.getByRole("button", { name: words(lng, "common").confirm }).click();
+  await expect(page).toHaveURL(/\/pages\/user\/login$/);
+}
+
 /** Near a step's end the code would change under the form: wait for a fresh step. */
 async function freshStep(page: Page) {
   const left_ms = 30_000 - (Date.now() % 30_000);
@@ -78,3 +98,21 @@ for (const lng of ["en", "th"] as const) {
     await page.screenshot({ path: `tests/e2e/artifacts/two-factor-on-${lng}.png`, fullPage: true });
   });
 }
+
+test("two-factor on a wallet account: the device key's signature, then the code", async ({ page }) => {
+  test.setTimeout(120_000);
+  const auth = words("en", "auth");
+  await open(page, "/pages/user/login2");
+  await page.getByRole("button", { name: auth.device_key_use }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const key = await enable(page, "en");
+  await logOut(page, "en");
+
+  await open(page, "/pages/user/login2");
+  await page.getByRole("button", { name: auth.device_key_use }).click();
+  await expect(page.getByTestId("two-factor-prompt")).toHaveText(auth.wallet_two_factor_prompt);
+  await expect(page).toHaveURL(/\/pages\/user\/login2$/);
+  await page.getByLabel(words("en", "common").code_input.label).fill(appCode(key, Date.now() + 30_000));
+  await page.getByRole("button", { name: auth.two_factor_submit }).click();
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -11,6 +11,7 @@ import { Screen } from "../../components/nav";
 import { useCopy, useUi } from "../../components/ui";
 import { api, apiOrLogin } from "../../lib/api.server";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -171,6 +172,8 @@ function EnabledCard({ left }: { left: number }) {
   const { t: tc } = useTranslation();
   const ui = useUi();
   const disable = useFetcher<PageEnvelope>({ key: "2fa-disable" });
+  // A wallet account without a password turns it off with a code alone.
+  const hasPassword = useRootData()?.user?.has_password !== false;
   const form = useRef<HTMLFormElement>(null);
   useEnvelope(disable.data, (_data, msg) => ui.toast(msg));
   return (
@@ -188,14 +191,16 @@ function EnabledCard({ left }: { left: number }) {
         onSubmit={async (e) => {
           e.preventDefault();
           const target = e.currentTarget;
-          if (missingFields(target, ["password", "code"])) return ui.toast(tc("incomplete"));
+          if (missingFields(target, hasPassword ? ["password", "code"] : ["code"])) return ui.toast(tc("incomplete"));
           if (await ui.confirm(t("security.disable_confirm"))) disable.submit(target);
         }}
       >
         <h2 className="card-title">{t("security.disable_title")}</h2>
         <p className="muted">{t("security.disable_note")}</p>
         <input type="hidden" name="intent" value="disable" />
-        <Field label={tw("confirm.password")} name="password" type="password" autoComplete="current-password" placeholder={tw("confirm.password_placeholder")} maxLength={64} />
+        {hasPassword ? (
+          <Field label={tw("confirm.password")} name="password" type="password" autoComplete="current-password" placeholder={tw("confirm.password_placeholder")} maxLength={64} />
+        ) : null}
         <CodeField />
         <button type="submit" className="btn btn-danger btn-block" disabled={disable.state !== "idle"} data-testid="two-factor-disable">
           {t("security.disable")}

@@ -219,7 +219,9 @@ export async function disableTwoFactor(
   now_ms: number,
 ): Promise<DisableResult> {
   if (!(await twoFactorOn(db, user.id))) return { status: "not_on" };
-  const proven = await confirmUserProofs(db, user, proofs, now_ms);
+  // A wallet account that never set a password (stored "") proves itself with the code alone.
+  const password = user.password_hash === "" ? undefined : proofs.password;
+  const proven = await confirmUserProofs(db, user, { password, code: proofs.code }, now_ms);
   if (proven.status !== "ok") return proven;
   await db.batch([
     db.delete(two_factor_recovery_codes).where(eq(two_factor_recovery_codes.user_id, user.id)),
