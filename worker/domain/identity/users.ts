@@ -90,7 +90,6 @@ export type LoginResult =
   | { status: "need_2fa" }
   | { status: "throttled"; retry_after_ms: number };
 
-
 /**
  * Password sign-in. With two-factor on, a right password without a code answers "need_2fa"
  * and issues nothing; its attempt stays counted (only a full sign-in clears the count), so
@@ -147,26 +146,6 @@ function rehashOnLogin(db: Db, user: User, password: string) {
   if (!needsRehash(user.password_hash)) return [];
   const rewrite = db.update(users).set({ password_hash: hashPassword(password) });
   return [rewrite.where(and(eq(users.id, user.id), eq(users.password_hash, user.password_hash)))];
-}
-
-export type PasswordCheck = { status: "ok" } | { status: "failed" } | { status: "throttled"; retry_after_ms: number };
-
-/**
- * The login password again, for what a stolen session alone must not do: move money out or
- * choose where it goes. Counted in the same throttle as sign-in, so a session does not buy
- * more guesses than the sign-in form gives.
- */
-export async function confirmUserPassword(db: Db, user: Pick<User, "account" | "password_hash">, password: string, now_ms: number): Promise<PasswordCheck> {
-  const key = userThrottleKey(user.account);
-  const attempt = await takeAttempt(db, key, now_ms);
-  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
-  // A missing password is a wrong one; it needs no hash to say so.
-  if (!password || !verifyPassword(password, user.password_hash)) {
-    await failedAttempt(db, key, now_ms);
-    return { status: "failed" };
-  }
-  await succeededAttempt(db, key);
-  return { status: "ok" };
 }
 
 export const WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS = 24 * 3600_000;
