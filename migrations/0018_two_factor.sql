@@ -14,5 +14,4 @@ CREATE TABLE `two_factor_recovery_codes` (
 	`created_at_ms` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `two_factor_recovery_user_code_unique` ON `two_factor_recovery_codes` (`user_id`,`code_hash`);--> statement-breakpoint
-CREATE INDEX `two_factor_recovery_user_idx` ON `two_factor_recovery_codes` (`user_id`);
+CREATE UNIQUE INDEX `two_factor_recovery_user_code_unique` ON `two_factor_recovery_codes` (`user_id`,`code_hash`);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { Secret, TOTP } from "otpauth";
 import { open, register, words } from "./helpers";
 
@@ -25,6 +26,13 @@ async function logOut(page: Page, lng: string) {
   await page.getByRole("button", { name: words(lng, "me").logout }).click();
   await page.getByRole("button", { name: words(lng, "common").confirm }).click();
   await expect(page).toHaveURL(/\/pages\/user\/login$/);
+}
+
+/** No serious or critical WCAG 2 A/AA finding on what the page shows now. */
+async function accessible(page: Page) {
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(bad).toEqual([]);
 }
 
 /** Near a step's end the code would change under the form: wait for a fresh step. */
@@ -59,6 +67,7 @@ for (const lng of ["en", "th"] as const) {
     const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
     expect(key).toMatch(/^[A-Z2-7]{32}$/);
     await page.screenshot({ path: `tests/e2e/artifacts/two-factor-enrol-${lng}.png` });
+    await accessible(page);
     await freshStep(page);
     await page.getByLabel(common.code_input.label).fill(appCode(key));
     await page.getByTestId("two-factor-enable").click();
@@ -87,6 +96,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(page.getByRole("button", { name: common.code_input.use_recovery })).toBeVisible();
     await expect(page).toHaveURL(/\/pages\/user\/login$/);
     await page.screenshot({ path: `tests/e2e/artifacts/two-factor-login-${lng}.png` });
+    await accessible(page);
 
     // The enrolment's code was used; the app's next one (one step ahead) finishes the sign-in.
     await page.getByLabel(common.code_input.label).fill(appCode(key, Date.now() + 30_000));
@@ -96,6 +106,7 @@ for (const lng of ["en", "th"] as const) {
     await open(page, "/pages/me/sub/security");
     await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_on);
     await page.screenshot({ path: `tests/e2e/artifacts/two-factor-on-${lng}.png`, fullPage: true });
+    await accessible(page);
   });
 }
 
