@@ -1,6 +1,6 @@
 CREATE TABLE `two_factor` (
 	`user_id` integer PRIMARY KEY NOT NULL,
-	`secret_base32` text NOT NULL,
+	`secret` text NOT NULL,
 	`enabled_at_ms` integer,
 	`last_step` integer DEFAULT 0 NOT NULL,
 	`created_at_ms` integer NOT NULL

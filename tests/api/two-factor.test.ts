@@ -54,6 +54,10 @@ describe("setup and enable", () => {
     const stored = await db.select().from(two_factor_recovery_codes).where(eq(two_factor_recovery_codes.user_id, u.id));
     expect(stored).toHaveLength(10);
     for (const row of stored) expect(u.recovery).not.toContain(row.code_hash);
+    // The key at rest is sealed with the card key: the row does not hold it in the clear.
+    const key = await db.query.two_factor.findFirst({ where: eq(two_factor.user_id, u.id) });
+    expect(key!.secret).toMatch(/^v1\./);
+    expect(key!.secret).not.toContain(u.secret);
     const again = await call("/api/user/2fa/setup", {}, { token: u.token });
     expect(again.data.error).toBe("two_factor_already_on");
     expect(JSON.stringify(again)).not.toContain(u.secret);

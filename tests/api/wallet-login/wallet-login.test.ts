@@ -265,7 +265,7 @@ describe("a wallet account and passwords", () => {
     const wrong = await call("/api/user/login", { account: u.account, password: "secret123" });
     expect(wrong.data.error).toBe("login_failed");
     // A money action's password confirmation fails the same way, even for an empty password.
-    expect((await confirmUserProofs(db, row!, { password: "", code: "" }, Date.now())).status).toBe("password_wrong");
+    expect((await confirmUserProofs(db, null, row!, { password: "", code: "" }, Date.now())).status).toBe("password_wrong");
   });
 
   it("sets its first password without an old one; after that the old one is required, and password sign-in works", async () => {

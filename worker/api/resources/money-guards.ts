@@ -25,7 +25,7 @@ export const confirmCode = z.unknown().optional().transform((v) => (typeof v ===
  * sign-in).
  */
 export async function requirePassword(c: Context<AppEnv>, password: string, code: string): Promise<void> {
-  proofsOrThrow(await confirmUserProofs(c.get("db"), c.get("user"), { password, code }, Date.now()));
+  proofsOrThrow(await confirmUserProofs(c.get("db"), await cardKeysOrNull(c), c.get("user"), { password, code }, Date.now()));
 }
 
 /** The localized refusal for each proof that did not hold. */

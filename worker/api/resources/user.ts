@@ -17,7 +17,7 @@ import { limitAuthAttempts } from "../../middleware/rate-limit";
 import { issueNonce, walletLogin } from "../../domain/identity/wallet-login";
 import { handOverAtSignIn } from "./service";
 import { twoFactorOn } from "../../domain/identity/two-factor";
-import { confirmCode } from "./money-guards";
+import { cardKeysOrNull, confirmCode } from "./money-guards";
 import { requireCode } from "./two-factor";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
@@ -108,7 +108,7 @@ export const userApi = new Hono<AppEnv>()
   })
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
-    const result = await loginUser(c.get("db"), body, Date.now());
+    const result = await loginUser(c.get("db"), { ...body, keys: await cardKeysOrNull(c) }, Date.now());
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
     // The password was right, but nothing usable is issued before the second factor.
@@ -121,7 +121,7 @@ export const userApi = new Hono<AppEnv>()
   .post("/loginByAddr", limitAuthAttempts, async (c) => {
     const body = read(c, WalletLoginBody);
     const url = new URL(c.req.url);
-    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), code: body.code };
+    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), code: body.code, keys: await cardKeysOrNull(c) };
     const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms: Date.now() });
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });

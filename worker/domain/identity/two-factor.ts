@@ -3,6 +3,7 @@ import { hex } from "@scure/base";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "../../db/client";
+import { openCard, sealCard, type CardKeys } from "../binding/card-crypto";
 import { two_factor, two_factor_recovery_codes } from "../../db/schema";
 import { verifyPassword } from "./password";
 import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";
@@ -72,6 +73,17 @@ async function rowOf(db: Db, user_id: number): Promise<Row | undefined> {
   return db.query.two_factor.findFirst({ where: eq(two_factor.user_id, user_id) });
 }
 
+/**
+ * The key at rest is sealed with the card key (where the deployment has none, production
+ * without CARD_KEY, it is kept as it is: `openCard` reads both).
+ */
+const sealSecret = (keys: CardKeys | null, base32: string) => (keys ? sealCard(keys, base32) : Promise.resolve(base32));
+
+async function openSecret(keys: CardKeys | null, stored: string): Promise<string | null> {
+  const opened = await openCard(keys, stored);
+  return opened.status === "ok" ? opened.text : null;
+}
+
 export async function twoFactorOn(db: Db, user_id: number): Promise<boolean> {
   const row = await rowOf(db, user_id);
   return Boolean(row?.enabled_at_ms);
@@ -80,14 +92,15 @@ export async function twoFactorOn(db: Db, user_id: number): Promise<boolean> {
 export type SetupResult = { status: "ok"; secret: string; otpauth_url: string } | { status: "already_on" };
 
 /** A new pending key (replacing an earlier pending one); nothing changes at sign-in yet. */
-export async function beginSetup(db: Db, user: { id: number; account: string }, now_ms: number): Promise<SetupResult> {
+export async function beginSetup(db: Db, keys: CardKeys | null, user: { id: number; account: string }, now_ms: number): Promise<SetupResult> {
   if (await twoFactorOn(db, user.id)) return { status: "already_on" };
   const secret = new Secret({ size: 20 }).base32;
+  const sealed = await sealSecret(keys, secret);
   const t = two_factor;
   const saved = await db
     .insert(t)
-    .values({ user_id: user.id, secret_base32: secret, enabled_at_ms: null, last_step: 0, created_at_ms: now_ms })
-    .onConflictDoUpdate({ target: t.user_id, set: { secret_base32: secret, last_step: 0, created_at_ms: now_ms }, setWhere: isNull(t.enabled_at_ms) })
+    .values({ user_id: user.id, secret: sealed, enabled_at_ms: null, last_step: 0, created_at_ms: now_ms })
+    .onConflictDoUpdate({ target: t.user_id, set: { secret: sealed, last_step: 0, created_at_ms: now_ms }, setWhere: isNull(t.enabled_at_ms) })
     .returning({ user_id: t.user_id });
   // Enabled meanwhile by a parallel request: the key in force stays as it is.
   if (saved.length === 0) return { status: "already_on" };
@@ -125,13 +138,15 @@ export type SecondFactor = "off" | "missing" | "wrong" | "ok";
  * Checks and spends a second factor: a six-digit code of the key in force, or an unused
  * recovery code. Not throttled here: callers count a "wrong" in the account's throttle.
  */
-export async function spendSecondFactor(db: Db, user_id: number, code: string, now_ms: number): Promise<SecondFactor> {
+export async function spendSecondFactor(db: Db, keys: CardKeys | null, user_id: number, code: string, now_ms: number): Promise<SecondFactor> {
   const row = await rowOf(db, user_id);
   if (!row?.enabled_at_ms) return "off";
   const typed = code.trim();
   if (!typed) return "missing";
   if (looksLikeTotp(typed)) {
-    const step = matchStep(row.secret_base32, typed, now_ms, row.last_step);
+    // A key that cannot be opened (the card key missing or changed) matches no code.
+    const secret = await openSecret(keys, row.secret);
+    const step = secret === null ? null : matchStep(secret, typed, now_ms, row.last_step);
     return step !== null && (await takeStep(db, user_id, step, true)) ? "ok" : "wrong";
   }
   return (await takeRecoveryCode(db, user_id, typed, now_ms)) ? "ok" : "wrong";
@@ -150,6 +165,7 @@ export type ProofResult =
  */
 export async function confirmUserProofs(
   db: Db,
+  keys: CardKeys | null,
   user: { id: number; account: string; password_hash: string },
   proofs: { password?: string; code: string },
   now_ms: number,
@@ -157,16 +173,16 @@ export async function confirmUserProofs(
   const key = userThrottleKey(user.account);
   const attempt = await takeAttempt(db, key, now_ms);
   if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
-  const status = await checkProofs(db, user, proofs, now_ms);
+  const status = await checkProofs(db, keys, user, proofs, now_ms);
   if (status === "ok") await succeededAttempt(db, key);
   else await failedAttempt(db, key, now_ms);
   return { status };
 }
 
-async function checkProofs(db: Db, user: { id: number; password_hash: string }, proofs: { password?: string; code: string }, now_ms: number) {
+async function checkProofs(db: Db, keys: CardKeys | null, user: { id: number; password_hash: string }, proofs: { password?: string; code: string }, now_ms: number) {
   // A missing password is a wrong one; it needs no hash to say so.
   if (proofs.password !== undefined && (!proofs.password || !verifyPassword(proofs.password, user.password_hash))) return "password_wrong" as const;
-  const second = await spendSecondFactor(db, user.id, proofs.code, now_ms);
+  const second = await spendSecondFactor(db, keys, user.id, proofs.code, now_ms);
   if (second === "missing") return "code_required" as const;
   if (second === "wrong") return "code_wrong" as const;
   return "ok" as const;
@@ -181,14 +197,15 @@ export type EnableResult =
  * Puts the pending key in force once a code from it is right (proving the app holds it), with
  * ten fresh recovery codes, in one batch. The code counts in the account's throttle.
  */
-export async function enableTwoFactor(db: Db, user: { id: number; account: string }, code: string, now_ms: number): Promise<EnableResult> {
+export async function enableTwoFactor(db: Db, keys: CardKeys | null, user: { id: number; account: string }, code: string, now_ms: number): Promise<EnableResult> {
   const row = await rowOf(db, user.id);
   if (!row) return { status: "not_set_up" };
   if (row.enabled_at_ms) return { status: "already_on" };
   const key = userThrottleKey(user.account);
   const attempt = await takeAttempt(db, key, now_ms);
   if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
-  const step = matchStep(row.secret_base32, code.trim(), now_ms, row.last_step);
+  const secret = await openSecret(keys, row.secret);
+  const step = secret === null ? null : matchStep(secret, code.trim(), now_ms, row.last_step);
   if (step === null || !(await takeStep(db, user.id, step, false))) {
     await failedAttempt(db, key, now_ms);
     return { status: "code_wrong" };
@@ -214,6 +231,7 @@ export type DisableResult = { status: "ok" } | { status: "not_on" } | Exclude<Pr
 /** Turns two-factor off with the password and a code (or a recovery code); the key and codes go. */
 export async function disableTwoFactor(
   db: Db,
+  keys: CardKeys | null,
   user: { id: number; account: string; password_hash: string },
   proofs: { password: string; code: string },
   now_ms: number,
@@ -221,7 +239,7 @@ export async function disableTwoFactor(
   if (!(await twoFactorOn(db, user.id))) return { status: "not_on" };
   // A wallet account that never set a password (stored "") proves itself with the code alone.
   const password = user.password_hash === "" ? undefined : proofs.password;
-  const proven = await confirmUserProofs(db, user, { password, code: proofs.code }, now_ms);
+  const proven = await confirmUserProofs(db, keys, user, { password, code: proofs.code }, now_ms);
   if (proven.status !== "ok") return proven;
   await db.batch([
     db.delete(two_factor_recovery_codes).where(eq(two_factor_recovery_codes.user_id, user.id)),

@@ -7,6 +7,7 @@ import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, norma
 import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
 import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";
 import { spendSecondFactor } from "./two-factor";
+import type { CardKeys } from "../binding/card-crypto";
 import type { LocaleKey } from "../../../locales/languages";
 import { userAccountInserts } from "../ledger/accounts";
 
@@ -95,7 +96,7 @@ export type LoginResult =
  * and issues nothing; its attempt stays counted (only a full sign-in clears the count), so
  * a known password does not buy unlimited code guesses.
  */
-export async function loginUser(db: Db, input: { account: string; password: string; code?: string }, now_ms: number): Promise<LoginResult> {
+export async function loginUser(db: Db, input: { account: string; password: string; code?: string; keys: CardKeys | null }, now_ms: number): Promise<LoginResult> {
   const account = normalizeAccount(input.account);
   const attempt = await takeSignInAttempt(db, account, now_ms);
   if (attempt.status === "throttled") return attempt;
@@ -105,7 +106,7 @@ export async function loginUser(db: Db, input: { account: string; password: stri
   // timing does not tell which accounts exist or how they sign in.
   const valid = user && hasPassword(user) ? verifyPassword(input.password, user.password_hash) : verifyAgainstDummy(input.password);
   if (!user || !valid) return refuseSignIn(db, account, now_ms);
-  const second = await spendSecondFactor(db, user.id, input.code ?? "", now_ms);
+  const second = await spendSecondFactor(db, input.keys, user.id, input.code ?? "", now_ms);
   if (second === "missing") return { status: "need_2fa" };
   if (second === "wrong") return refuseSignIn(db, account, now_ms);
   return openSession(db, user, now_ms, rehashOnLogin(db, user, input.password));

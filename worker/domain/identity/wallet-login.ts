@@ -6,6 +6,7 @@ import type { LocaleKey } from "../../../locales/languages";
 import { isP2wpkhAddress } from "./bip137";
 import { clearSignInAttempts, createUserWithSession, openSession, refuseSignIn, takeSignInAttempt, type User } from "./users";
 import { spendSecondFactor } from "./two-factor";
+import type { CardKeys } from "../binding/card-crypto";
 import { CHALLENGE_TTL_MS, readChallenge, signatureMatches, walletAccount, type Expected, type WalletKind } from "./wallet-challenge";
 
 /**
@@ -27,7 +28,7 @@ export async function issueNonce(db: Db, now_ms: number): Promise<{ nonce: strin
 }
 
 /** `code`: the second factor of an account with two-factor on (decision 068), sent with the same signed challenge. */
-export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null; code?: string };
+export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null; code?: string; keys?: CardKeys | null };
 
 export type WalletLoginResult =
   | { status: "ok"; user: User; token: string; created: boolean }
@@ -51,7 +52,7 @@ export async function walletLogin(db: Db, input: WalletLoginInput, expected: Exp
   }
   // With two-factor on, the nonce stays unspent until the code is right: the page sends the
   // same signed challenge again with the code, and the attempt stays counted meanwhile.
-  const second = await secondFactorOf(db, account, input.code ?? "", expected.now_ms);
+  const second = await secondFactorOf(db, input.keys ?? null, account, input.code ?? "", expected.now_ms);
   if (second === "missing") return { status: "need_2fa" };
   if (second === "wrong") {
     await refuseSignIn(db, account, expected.now_ms);
@@ -83,9 +84,9 @@ async function spendNonce(db: Db, nonce: string, now_ms: number): Promise<boolea
 }
 
 /** A wallet seen for the first time has no account yet, so no second factor. */
-async function secondFactorOf(db: Db, account: string, code: string, now_ms: number) {
+async function secondFactorOf(db: Db, keys: CardKeys | null, account: string, code: string, now_ms: number) {
   const user = await db.query.users.findFirst({ where: eq(users.account, account), columns: { id: true } });
-  return user ? spendSecondFactor(db, user.id, code, now_ms) : "off";
+  return user ? spendSecondFactor(db, keys, user.id, code, now_ms) : "off";
 }
 
 function liveNonce(db: Db, nonce: string, now_ms: number) {
