@@ -35,6 +35,7 @@ function userPages(route) {
   route("pages/me/index", "routes/me/account.tsx"); // me tab: who you are, invitation code, links to every setting
   route("pages/me/sub/setting", "routes/me/settings.tsx"); // language and logout
   route("pages/me/sub/modify-pwd", "routes/me/change-password.tsx"); // change the login password
+  route("pages/me/sub/security", "routes/me/security.tsx"); // two-factor sign-in: state, enrolment (QR, key, one code), recovery codes once, turning it off
   route("pages/me/sub/about", "routes/me/about.tsx"); // about the platform, app version
   route("pages/me/sub/service", "routes/me/service.tsx"); // customer-service chat, open without login (a guest's conversation follows them into their account)
   route("pages/me/sub/improve-info", "routes/me/profile.tsx"); // profile completion: name, phone, email, ID photo, drawn signature; review status

@@ -9,7 +9,7 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { appRoutes } from "../../app/routes.js";
 import { LOCALE_KEYS, type LocaleKey } from "../../locales/languages";
-import { open } from "./helpers";
+import { axeViolations, open } from "./helpers";
 
 type Who = "visitor" | "user" | "operator";
 
@@ -128,23 +128,6 @@ function listen(page: Page) {
   });
   page.on("pageerror", (e) => errors.push(String(e)));
   return { take: () => errors.splice(0) };
-}
-
-/**
- * axe-core itself, evaluated in the page and run there. (@axe-core/playwright's builder finishes
- * every scan in a fresh page of its own, which cost 0.4 to 0.8 s a page against 0.1 s for this:
- * the difference between a walk that fits in every CI run and one that does not.)
- */
-const AXE_SOURCE = readFileSync(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
-type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
-
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(() =>
-    (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe
-      .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] }, resultTypes: ["violations"] })
-      .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target.map(String) })) }))),
-  );
 }
 
 /** The page as it stands (already navigated to `url`): words, layout and accessibility. */

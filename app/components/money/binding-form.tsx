@@ -1,6 +1,7 @@
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { proofFields, useTwoFactorOn } from "../../lib/two-factor";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { missingFields } from "../form";
 import { Screen } from "../nav";
@@ -18,6 +19,7 @@ export function BindingForm(props: { title: string; listPath: string; required: 
   const navigate = useNavigate();
   const location = useLocation();
   const fetcher = useFetcher<PageEnvelope>();
+  const proofs = proofFields(useTwoFactorOn());
   useEnvelope(fetcher.data, (_data, msg) => {
     ui.toast(msg);
     if ((location.state as { back?: boolean } | null)?.back) navigate(-1);
@@ -30,7 +32,7 @@ export function BindingForm(props: { title: string; listPath: string; required: 
         className="card form"
         noValidate
         onSubmit={(e) => {
-          if (missingFields(e.currentTarget, [...props.required, "password"])) {
+          if (missingFields(e.currentTarget, [...props.required, ...proofs])) {
             e.preventDefault();
             ui.toast(t("incomplete"));
           }

@@ -1,5 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useSearchParams } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { CodeField } from "../../components/code-field";
 import { useTranslation } from "react-i18next";
 import { localeFromLang } from "../../../locales/languages";
 import { Field, missingFields } from "../../components/form";
@@ -28,6 +30,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const res = await api<{ userinfo: UserInfo & { token: string } }>(context, request, "/api/user/login", {
     account: String(form.get("account") ?? ""),
     password: String(form.get("password") ?? ""),
+    // Sent only on the second step; with two-factor off the API ignores it.
+    ...(form.has("code") ? { code: String(form.get("code") ?? "") } : {}),
   });
   if (res.code !== 1) return res;
   return signedIn(request, res.data.userinfo, String(form.get("path") ?? ""));
@@ -50,9 +54,16 @@ export default function Login() {
   const ui = useUi();
   const fetcher = useFetcher<PageEnvelope>();
   const [params] = useSearchParams();
+  // The second step stays once the password was right; a wrong code keeps the user on it.
+  const [needCode, setNeedCode] = useState(false);
+  const answer = fetcher.data as PageEnvelope<{ need_2fa?: boolean }> | undefined;
+  useEffect(() => {
+    if (answer?.data?.need_2fa) setNeedCode(true);
+  }, [answer]);
   useEnvelope(fetcher.data);
+  const required = needCode ? ["account", "password", "code"] : ["account", "password"];
   return (
-    <Screen title={t("login_title")}>
+    <Screen title={t(needCode ? "two_factor_title" : "login_title")}>
       <div className="auth">
         <div className="auth-brand">
           <img src="/favicon.svg" alt="" width="56" height="56" />
@@ -63,18 +74,34 @@ export default function Login() {
           className="card form"
           noValidate
           onSubmit={(e) => {
-            if (missingFields(e.currentTarget, ["account", "password"])) {
+            if (missingFields(e.currentTarget, required)) {
               e.preventDefault();
               ui.toast(tc("incomplete"));
             }
           }}
         >
           <input type="hidden" name="path" value={params.get("path") ?? ""} />
-          <Field label={t("account")} name="account" autoComplete="username" placeholder={t("account_placeholder")} autoCapitalize="none" />
-          <Field label={t("password")} name="password" type="password" autoComplete="current-password" placeholder={t("password_placeholder")} />
+          {/* Hidden, not removed, on the second step: the password goes again with the code. */}
+          <div className={needCode ? undefined : "form"} hidden={needCode}>
+            <Field label={t("account")} name="account" autoComplete="username" placeholder={t("account_placeholder")} autoCapitalize="none" />
+            <Field label={t("password")} name="password" type="password" autoComplete="current-password" placeholder={t("password_placeholder")} />
+          </div>
+          {needCode ? (
+            <>
+              <p className="muted" data-testid="two-factor-prompt">
+                {t("two_factor_prompt")}
+              </p>
+              <CodeField autoFocus />
+            </>
+          ) : null}
           <button type="submit" className="btn btn-primary btn-block" disabled={fetcher.state !== "idle"}>
-            {t("login_submit")}
+            {t(needCode ? "two_factor_submit" : "login_submit")}
           </button>
+          {needCode ? (
+            <button type="button" className="link" onClick={() => setNeedCode(false)}>
+              {t("two_factor_back")}
+            </button>
+          ) : null}
         </fetcher.Form>
         <p className="auth-switch">
           <AppLink to={`/pages/user/login2${params.get("path") ? `?path=${encodeURIComponent(params.get("path")!)}` : ""}`}>{t("go_wallet_login")}</AppLink>

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction } from "@remix-run/cloudflare";
 import { useFetcher, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CodeField } from "../../components/code-field";
 import { AppLink, Screen } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
@@ -26,6 +27,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     message: field("message"),
     signature: field("signature"),
     type: field("type"),
+    // The second step for an account with two-factor on: the same signed challenge and a code.
+    ...(form.has("code") ? { code: field("code") } : {}),
   });
   if (res.code !== 1) return res;
   return signedIn(request, res.data.userinfo, field("path"));
@@ -37,9 +40,15 @@ const TOAST_MS = 3500;
 export default function WalletLogin() {
   const { t, i18n } = useTranslation("auth");
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useFetcher<PageEnvelope<{ need_2fa?: boolean }>>();
   const [params] = useSearchParams();
   useEnvelope(fetcher.data);
+  // The last signed challenge: with two-factor on it goes again, with the code.
+  const [signedLast, setSignedLast] = useState<SignedChallenge | null>(null);
+  const [needCode, setNeedCode] = useState(false);
+  useEffect(() => {
+    if (fetcher.data?.data?.need_2fa) setNeedCode(true);
+  }, [fetcher.data]);
   const [wallets, setWallets] = useState<DiscoveredWallet[] | null>(null);
   const [device, setDevice] = useState<DeviceKey | null>(null);
   const [busy, setBusy] = useState(false);
@@ -74,7 +83,11 @@ export default function WalletLogin() {
     void discover();
   }, []);
 
-  const submit = (signed: SignedChallenge) => fetcher.submit({ ...signed, path: params.get("path") ?? "" }, { method: "post" });
+  const submit = (signed: SignedChallenge) => {
+    setSignedLast(signed);
+    setNeedCode(false);
+    fetcher.submit({ ...signed, path: params.get("path") ?? "" }, { method: "post" });
+  };
 
   async function connect() {
     const choice = await discover();
@@ -130,6 +143,20 @@ export default function WalletLogin() {
           <img src="/favicon.svg" alt="" width="56" height="56" />
           <p className="auth-tagline">{t("wallet_intro")}</p>
         </div>
+        {needCode && signedLast ? (
+          <fetcher.Form method="post" className="card form" noValidate>
+            <p className="muted" data-testid="two-factor-prompt">
+              {t("wallet_two_factor_prompt")}
+            </p>
+            {Object.entries({ ...signedLast, path: params.get("path") ?? "" }).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
+            <CodeField autoFocus />
+            <button type="submit" className="btn btn-primary btn-block" disabled={disabled}>
+              {t("two_factor_submit")}
+            </button>
+          </fetcher.Form>
+        ) : null}
         <section className="card">
           {wallets && wallets.length > 0 ? (
             <>

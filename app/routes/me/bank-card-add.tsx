@@ -11,7 +11,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyle
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const field = (n: string) => String(form.get(n) ?? "");
-  return api(context, request, "/api/user/add_bank", { name: field("name"), bank: field("bank"), card_number: field("card_number"), password: field("password") });
+  return api(context, request, "/api/user/add_bank", { name: field("name"), bank: field("bank"), card_number: field("card_number"), password: field("password"), code: field("code") });
 }
 
 /** Bind a bank card for withdrawals: cardholder, bank and card number (checked by the server). */

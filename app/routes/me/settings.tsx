@@ -10,6 +10,7 @@ import { clearTokenCookie, setLocaleCookie } from "../../lib/session.server";
 import { themeChoiceOf, themeCookie } from "../../lib/theme";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
+import { MenuItem } from "./account";
 export { clientAction } from "../../lib/client-action";
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -47,6 +48,9 @@ export default function Settings() {
   const current = root?.locale ?? "en";
   return (
     <Screen title={t("settings_title")} back>
+      <nav className="menu card" aria-label={t("security.title")}>
+        <MenuItem to="/pages/me/sub/security" label={t("security.settings_row")} detail={t(root?.user?.two_factor ? "security.state_on" : "security.state_off")} testId="menu-security" />
+      </nav>
       <section className="card">
         <h2 className="card-title">{t("language_title")}</h2>
         <div className="lang-list" role="radiogroup" aria-label={t("language_title")}>

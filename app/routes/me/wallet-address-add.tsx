@@ -11,7 +11,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyle
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
-  return api(context, request, "/api/user/add_wallet", { chain: "TRC20", address: String(form.get("address") ?? ""), password: String(form.get("password") ?? "") });
+  return api(context, request, "/api/user/add_wallet", { chain: "TRC20", address: String(form.get("address") ?? ""), password: String(form.get("password") ?? ""), code: String(form.get("code") ?? "") });
 }
 
 /** Bind a USDT withdrawal address. Only TRC20; the server checks the address's checksum. */

@@ -16,6 +16,7 @@ import { api, apiOrLogin } from "../../lib/api.server";
 import { newRequestKey, type BankCardItem, type WalletItem, type WithdrawalRuleOut, type WithdrawInfo } from "../../lib/money";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
+import { proofFields, useTwoFactorOn } from "../../lib/two-factor";
 import moneyStyles from "../../styles/money.css";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -49,6 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     bank_id: m?.[1] === "bank" ? m[2] : "",
     request_key: String(form.get("request_key") ?? ""),
     password: String(form.get("password") ?? ""),
+    code: String(form.get("code") ?? ""),
   });
 }
 
@@ -78,6 +80,7 @@ export default function Withdraw() {
   const feeRule = useFeeRule();
   const dateTime = useDateTime(locale);
   const fetcher = useFetcher<PageEnvelope>();
+  const proofs = proofFields(useTwoFactorOn());
   const [target, setTarget] = useState(() => (wallets[0] ? `wallet:${wallets[0].id}` : banks[0] ? `bank:${banks[0].id}` : ""));
   const [amount, setAmount] = useState("");
 
@@ -181,7 +184,7 @@ export default function Withdraw() {
         className="card form"
         noValidate
         onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["target", "amount", "password"])) {
+          if (missingFields(e.currentTarget, ["target", "amount", ...proofs])) {
             e.preventDefault();
             ui.toast(tc("incomplete"));
           }

@@ -5,7 +5,7 @@ import { createSiweMessage } from "viem/siwe";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessions, users, wallet_nonces } from "../../../worker/db/schema";
 import { addressOfPrivateKey, signBip137 } from "../../../worker/domain/identity/bip137";
-import { confirmUserPassword } from "../../../worker/domain/identity/users";
+import { confirmUserProofs } from "../../../worker/domain/identity/two-factor";
 import { THROTTLE } from "../../../worker/domain/identity/throttle";
 import { CHALLENGE_TTL_MS, challengeText, type ChallengeFields, type WalletKind } from "../../../worker/domain/identity/wallet-challenge";
 import { createApi } from "../../../worker/api/app";
@@ -265,7 +265,7 @@ describe("a wallet account and passwords", () => {
     const wrong = await call("/api/user/login", { account: u.account, password: "secret123" });
     expect(wrong.data.error).toBe("login_failed");
     // A money action's password confirmation fails the same way, even for an empty password.
-    expect((await confirmUserPassword(db, row!, "", Date.now())).status).toBe("failed");
+    expect((await confirmUserProofs(db, null, row!, { password: "", code: "" }, Date.now())).status).toBe("password_wrong");
   });
 
   it("sets its first password without an old one; after that the old one is required, and password sign-in works", async () => {

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { cardKeysFor, type CardKeys } from "../../domain/binding/card-crypto";
-import { confirmUserPassword } from "../../domain/identity/users";
+import { confirmUserProofs, type ProofResult } from "../../domain/identity/two-factor";
 import { moneyMovementOpen } from "../../mode";
 import { ApiError, loginThrottled } from "../envelope";
 import type { AppEnv } from "../types";
@@ -14,13 +14,25 @@ import type { AppEnv } from "../types";
 export const confirmPassword = z.unknown().optional().transform((v) => (typeof v === "string" && v.length <= 128 ? v : ""));
 
 /**
- * A stolen session alone must not move money out: the login password again, counted in the
- * account's sign-in throttle (429 once locked, like sign-in).
+ * A two-factor code (six digits, or a recovery code) as typed; anything else reads as "" (no
+ * code), which the check refuses when two-factor is on.
  */
-export async function requirePassword(c: Context<AppEnv>, password: string): Promise<void> {
-  const r = await confirmUserPassword(c.get("db"), c.get("user"), password, Date.now());
+export const confirmCode = z.unknown().optional().transform((v) => (typeof v === "string" && v.length <= 32 ? v : ""));
+
+/**
+ * A stolen session alone must not move money out: the login password again and, with
+ * two-factor on, a code, counted in the account's sign-in throttle (429 once locked, like
+ * sign-in).
+ */
+export async function requirePassword(c: Context<AppEnv>, password: string, code: string): Promise<void> {
+  proofsOrThrow(await confirmUserProofs(c.get("db"), await cardKeysOrNull(c), c.get("user"), { password, code }, Date.now()));
+}
+
+/** The localized refusal for each proof that did not hold. */
+export function proofsOrThrow(r: ProofResult): void {
   if (r.status === "throttled") throw loginThrottled(r.retry_after_ms);
-  if (r.status === "failed") throw new ApiError("errors.password_wrong");
+  if (r.status === "password_wrong") throw new ApiError("errors.password_wrong");
+  if (r.status !== "ok") throw new ApiError(`errors.two_factor_${r.status}`);
 }
 
 /** A demo deployment (worker/mode.ts) takes no deposits and pays nothing out. */

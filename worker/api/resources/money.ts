@@ -15,7 +15,7 @@ import { afterResponse, idempotencyKey } from "../idempotency";
 import { depositOut, lineOut, ruleOut, usdt, withdrawalOut } from "../present";
 import type { AppEnv } from "../types";
 import { failWith, moneyFailure } from "./money-errors";
-import { cardKeysOrNull, confirmPassword, requireMoneyMovementOpen, requirePassword } from "./money-guards";
+import { cardKeysOrNull, confirmCode, confirmPassword, requireMoneyMovementOpen, requirePassword } from "./money-guards";
 
 /** `image` is the `data.url` the upload answered ("/files/<id>") or the bare id. */
 const imageRef = text({ max: 200, invalid: "errors.image_unknown" }).transform((v) => v.replace(/^.*\/files\//, ""));
@@ -28,7 +28,7 @@ const RechargeBody = z.object({
   image: imageRef,
 });
 
-const WithdrawBody = z.object({ amount: amount(), wallet_id: optionalId(), bank_id: optionalId(), password: confirmPassword });
+const WithdrawBody = z.object({ amount: amount(), wallet_id: optionalId(), bank_id: optionalId(), password: confirmPassword, code: confirmCode });
 
 export const moneyApi = new Hono<AppEnv>()
   .use("*", requireUser)
@@ -71,7 +71,7 @@ export const moneyApi = new Hono<AppEnv>()
     const user = c.get("user");
     if ((body.wallet_id === null) === (body.bank_id === null)) throw new ApiError("errors.target_unknown");
     const request_key = idempotencyKey(c);
-    await requirePassword(c, body.password);
+    await requirePassword(c, body.password, body.code);
     const input = { user_id: user.id, amount_micro: body.amount, wallet_id: body.wallet_id, bank_id: body.bank_id, request_key, card_keys: await cardKeysOrNull(c) };
     const r = await requestWithdrawal(c.get("db"), input, Date.now());
     if (r.status === "below_minimum") throw new ApiError("errors.below_minimum", 200, { min: usdt(r.min_amount_micro) });

@@ -17,6 +17,9 @@ import { limitAuthAttempts } from "../../middleware/rate-limit";
 import { setInviterLater } from "../../domain/identity/invitation";
 import { issueNonce, walletLogin } from "../../domain/identity/wallet-login";
 import { handOverAtSignIn } from "./service";
+import { twoFactorOn } from "../../domain/identity/two-factor";
+import { cardKeysOrNull, confirmCode } from "./money-guards";
+import { requireCode } from "./two-factor";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
 const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
@@ -37,13 +40,19 @@ const RegisterBody = z
     return { account: b.account, password: b.password, invite_code: b.invite_code };
   });
 
-const LoginBody = z.object({ account: text({ max: 64, invalid: "errors.login_failed" }), password: text({ max: 256, trim: false, invalid: "errors.login_failed" }) });
+const LoginBody = z.object({
+  account: text({ max: 64, invalid: "errors.login_failed" }),
+  password: text({ max: 256, trim: false, invalid: "errors.login_failed" }),
+  // The second step of a two-factor sign-in: a six-digit code or a recovery code.
+  code: confirmCode,
+});
 
 const WalletLoginBody = z.object({
   account: text({ max: 100, invalid: "errors.wallet_message_invalid" }),
   message: text({ max: 2000, trim: false, invalid: "errors.wallet_message_invalid" }),
   signature: text({ max: 200, invalid: "errors.wallet_signature_invalid" }),
   type: z.enum(["eth", "btc"], { error: "errors.wallet_message_invalid" }),
+  code: confirmCode,
 });
 
 const ResetPasswordBody = z
@@ -52,6 +61,7 @@ const ResetPasswordBody = z
     old_password: z.string({ error: "errors.old_password_wrong" }).max(256, "errors.old_password_wrong").default(""),
     new_password: password,
     new_password_confirm: text({ max: PASSWORD_MAX, trim: false }).optional(),
+    code: confirmCode,
   })
   .refine((b) => b.new_password_confirm === undefined || b.new_password_confirm === b.new_password, {
     message: "errors.password_mismatch",
@@ -70,7 +80,7 @@ const LangBody = z.object({
  * The user as the API shows it, with ledger balances (micro-USDT integers and USDT decimal
  * strings). Token only right after login or registration.
  */
-export function userInfo(user: User, balances: UserBalances, token?: string) {
+export function userInfo(user: User, balances: UserBalances, token?: string, two_factor = false) {
   return {
     id: user.id,
     account: user.account,
@@ -80,6 +90,8 @@ export function userInfo(user: User, balances: UserBalances, token?: string) {
     created_at_ms: user.created_at_ms,
     password_changed_at_ms: user.password_changed_at_ms,
     has_password: hasPassword(user),
+    /** Two-factor in force: pages then ask for a code where the API needs one. */
+    two_factor,
     balance: formatAmount(balances.available_micro),
     locked: formatAmount(balances.locked_micro),
     total: formatAmount(balances.total_micro),
@@ -101,31 +113,42 @@ export const userApi = new Hono<AppEnv>()
   })
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
-    const result = await loginUser(c.get("db"), body, Date.now());
+    const result = await loginUser(c.get("db"), { ...body, keys: await cardKeysOrNull(c) }, Date.now());
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
+    // The password was right, but nothing usable is issued before the second factor.
+    if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });
     await handOverAtSignIn(c, result.user.id);
-    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
+    const two_factor = await twoFactorOn(c.get("db"), result.user.id);
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
   })
   .get("/nonce", limitAuthAttempts, async (c) => ok(c, await issueNonce(c.get("db"), Date.now())))
   .post("/loginByAddr", limitAuthAttempts, async (c) => {
     const body = read(c, WalletLoginBody);
     const url = new URL(c.req.url);
-    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale") };
+    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), code: body.code, keys: await cardKeysOrNull(c) };
     const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms: Date.now() });
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
+    if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });
+    if (result.status === "code_wrong") throw new ApiError("errors.two_factor_code_wrong");
     if (result.status !== "ok") throw new ApiError(`errors.wallet_${result.status}`);
     if (result.created && modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     await handOverAtSignIn(c, result.user.id);
-    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
+    const two_factor = await twoFactorOn(c.get("db"), result.user.id);
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
   })
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.get("db"), c.get("session_token_hash"), Date.now());
     return ok(c, null, "errors.logged_out");
   })
-  .post("/user", requireUser, async (c) => ok(c, userInfo(c.get("user"), await userBalances(c.get("db"), c.get("user").id))))
+  .post("/user", requireUser, async (c) => {
+    const [balances, two_factor] = await Promise.all([userBalances(c.get("db"), c.get("user").id), twoFactorOn(c.get("db"), c.get("user").id)]);
+    return ok(c, userInfo(c.get("user"), balances, undefined, two_factor));
+  })
   .post("/reset_login_pwd", requireUser, async (c) => {
     const body = read(c, ResetPasswordBody);
+    // With two-factor on, a session and the old password are not enough to take the account.
+    if (await twoFactorOn(c.get("db"), c.get("user").id)) await requireCode(c, body.code);
     const result = await changePassword(
       c.get("db"),
       { user_id: c.get("user").id, old_password: body.old_password, new_password: body.new_password, keep_token_hash: c.get("session_token_hash") },

@@ -11,3 +11,4 @@ export * from "./wallet-login";
 export * from "./service";
 export * from "./notifications";
 export * from "./push";
+export * from "./two-factor";

@@ -15,6 +15,9 @@ import { login_throttle } from "../../db/schema";
  */
 export const THROTTLE = { max_failures: 5, window_ms: 15 * 60_000, lock_ms: 15 * 60_000 } as const;
 
+/** Sign-in, password confirmations and second-factor codes of one account share this key. */
+export const userThrottleKey = (account: string) => `user:${account}`;
+
 export type Attempt = { status: "taken" } | { status: "locked"; retry_after_ms: number };
 
 export async function takeAttempt(db: Db, key: string, now_ms: number): Promise<Attempt> {

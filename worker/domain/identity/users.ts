@@ -5,7 +5,9 @@ import { invite_codes, users } from "../../db/schema";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "./password";
 import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, normalizeInviteCode } from "./rules";
 import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
-import { failedAttempt, succeededAttempt, takeAttempt } from "./throttle";
+import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";
+import { spendSecondFactor } from "./two-factor";
+import type { CardKeys } from "../binding/card-crypto";
 import type { LocaleKey } from "../../../locales/languages";
 import { userAccountInserts } from "../ledger/accounts";
 
@@ -86,12 +88,15 @@ export async function createUserWithSession(
 export type LoginResult =
   | { status: "ok"; user: User; token: string }
   | { status: "failed" }
+  | { status: "need_2fa" }
   | { status: "throttled"; retry_after_ms: number };
 
-/** Sign-in and password confirmations of one account share this throttle key. */
-const throttleKey = (account: string) => `user:${account}`;
-
-export async function loginUser(db: Db, input: { account: string; password: string }, now_ms: number): Promise<LoginResult> {
+/**
+ * Password sign-in. With two-factor on, a right password without a code answers "need_2fa"
+ * and issues nothing; its attempt stays counted (only a full sign-in clears the count), so
+ * a known password does not buy unlimited code guesses.
+ */
+export async function loginUser(db: Db, input: { account: string; password: string; code?: string; keys: CardKeys | null }, now_ms: number): Promise<LoginResult> {
   const account = normalizeAccount(input.account);
   const attempt = await takeSignInAttempt(db, account, now_ms);
   if (attempt.status === "throttled") return attempt;
@@ -101,6 +106,9 @@ export async function loginUser(db: Db, input: { account: string; password: stri
   // timing does not tell which accounts exist or how they sign in.
   const valid = user && hasPassword(user) ? verifyPassword(input.password, user.password_hash) : verifyAgainstDummy(input.password);
   if (!user || !valid) return refuseSignIn(db, account, now_ms);
+  const second = await spendSecondFactor(db, input.keys, user.id, input.code ?? "", now_ms);
+  if (second === "missing") return { status: "need_2fa" };
+  if (second === "wrong") return refuseSignIn(db, account, now_ms);
   return openSession(db, user, now_ms, rehashOnLogin(db, user, input.password));
 }
 
@@ -109,19 +117,19 @@ export async function loginUser(db: Db, input: { account: string; password: stri
  * throttle, taken before any proof is checked.
  */
 export async function takeSignInAttempt(db: Db, account: string, now_ms: number): Promise<{ status: "taken" } | { status: "throttled"; retry_after_ms: number }> {
-  const attempt = await takeAttempt(db, throttleKey(account), now_ms);
+  const attempt = await takeAttempt(db, userThrottleKey(account), now_ms);
   return attempt.status === "locked" ? { status: "throttled", retry_after_ms: attempt.retry_after_ms } : { status: "taken" };
 }
 
 /** A refused proof keeps its attempt; the one that fills the window locks the account. */
 export async function refuseSignIn(db: Db, account: string, now_ms: number): Promise<{ status: "failed" }> {
-  await failedAttempt(db, throttleKey(account), now_ms);
+  await failedAttempt(db, userThrottleKey(account), now_ms);
   return { status: "failed" };
 }
 
 /** The statement that clears an account's throttle once its owner has proven who they are. */
 export function clearSignInAttempts(db: Db, account: string) {
-  return succeededAttempt(db, throttleKey(account));
+  return succeededAttempt(db, userThrottleKey(account));
 }
 
 /** A new session for a user who has proven who they are, in one batch with `alongside`. */
@@ -139,26 +147,6 @@ function rehashOnLogin(db: Db, user: User, password: string) {
   if (!needsRehash(user.password_hash)) return [];
   const rewrite = db.update(users).set({ password_hash: hashPassword(password) });
   return [rewrite.where(and(eq(users.id, user.id), eq(users.password_hash, user.password_hash)))];
-}
-
-export type PasswordCheck = { status: "ok" } | { status: "failed" } | { status: "throttled"; retry_after_ms: number };
-
-/**
- * The login password again, for what a stolen session alone must not do: move money out or
- * choose where it goes. Counted in the same throttle as sign-in, so a session does not buy
- * more guesses than the sign-in form gives.
- */
-export async function confirmUserPassword(db: Db, user: Pick<User, "account" | "password_hash">, password: string, now_ms: number): Promise<PasswordCheck> {
-  const key = throttleKey(user.account);
-  const attempt = await takeAttempt(db, key, now_ms);
-  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
-  // A missing password is a wrong one; it needs no hash to say so.
-  if (!password || !verifyPassword(password, user.password_hash)) {
-    await failedAttempt(db, key, now_ms);
-    return { status: "failed" };
-  }
-  await succeededAttempt(db, key);
-  return { status: "ok" };
 }
 
 export const WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS = 24 * 3600_000;

@@ -5,6 +5,8 @@ import { users, wallet_nonces } from "../../db/schema";
 import type { LocaleKey } from "../../../locales/languages";
 import { isP2wpkhAddress } from "./bip137";
 import { clearSignInAttempts, createUserWithSession, openSession, refuseSignIn, takeSignInAttempt, type User } from "./users";
+import { spendSecondFactor } from "./two-factor";
+import type { CardKeys } from "../binding/card-crypto";
 import { CHALLENGE_TTL_MS, readChallenge, signatureMatches, walletAccount, type Expected, type WalletKind } from "./wallet-challenge";
 
 /**
@@ -25,14 +27,16 @@ export async function issueNonce(db: Db, now_ms: number): Promise<{ nonce: strin
   return { nonce, expires_at_ms };
 }
 
-export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null };
+/** `code`: the second factor of an account with two-factor on (decision 068), sent with the same signed challenge. */
+export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null; code?: string; keys?: CardKeys | null };
 
 export type WalletLoginResult =
   | { status: "ok"; user: User; token: string; created: boolean }
   | { status: "throttled"; retry_after_ms: number }
-  | { status: "message_invalid" | "challenge_expired" | "signature_invalid" };
+  | { status: "need_2fa" }
+  | { status: "message_invalid" | "challenge_expired" | "signature_invalid" | "code_wrong" };
 
-type Refusal = Exclude<WalletLoginResult, { status: "ok" } | { status: "throttled" }>;
+type Refusal = { status: "message_invalid" | "challenge_expired" | "signature_invalid" };
 
 export async function walletLogin(db: Db, input: WalletLoginInput, expected: Expected): Promise<WalletLoginResult> {
   const account = walletAccount(input.account);
@@ -42,28 +46,47 @@ export async function walletLogin(db: Db, input: WalletLoginInput, expected: Exp
   if (attempt.status === "throttled") return attempt;
 
   const proof = await checkProof(db, { ...input, account }, expected);
-  if (proof) {
+  if (proof.status !== "ok") {
     await refuseSignIn(db, account, expected.now_ms);
     return proof;
   }
+  // With two-factor on, the nonce stays unspent until the code is right: the page sends the
+  // same signed challenge again with the code, and the attempt stays counted meanwhile.
+  const second = await secondFactorOf(db, input.keys ?? null, account, input.code ?? "", expected.now_ms);
+  if (second === "missing") return { status: "need_2fa" };
+  if (second === "wrong") {
+    await refuseSignIn(db, account, expected.now_ms);
+    return { status: "code_wrong" };
+  }
+  if (!(await spendNonce(db, proof.nonce, expected.now_ms))) return { status: "challenge_expired" };
   return signInWallet(db, account, input.lang, expected.now_ms);
 }
 
-/** Everything a signature must be; null when it is all of it and the nonce is now spent. */
-async function checkProof(db: Db, input: WalletLoginInput, expected: Expected): Promise<Refusal | null> {
+/** Everything a signature must be, over a live nonce (not spent here). */
+async function checkProof(db: Db, input: WalletLoginInput, expected: Expected): Promise<Refusal | { status: "ok"; nonce: string }> {
   const read = readChallenge(input.kind, input.account, input.message, expected);
   if (read.status !== "ok") return { status: read.status === "expired" ? "challenge_expired" : "message_invalid" };
   const nonce = read.challenge.nonce;
   // The expected nonce is one we issued, unused and unexpired; only then is a signature worth checking.
   if (!(await liveNonce(db, nonce, expected.now_ms))) return { status: "challenge_expired" };
   if (!(await signatureMatches(input.kind, input.account, input.message, input.signature))) return { status: "signature_invalid" };
-  // One conditional write spends the nonce: of concurrent replays exactly one gets the row back.
+  return { status: "ok", nonce };
+}
+
+/** One conditional write spends the nonce: of concurrent replays exactly one gets the row back. */
+async function spendNonce(db: Db, nonce: string, now_ms: number): Promise<boolean> {
   const spent = await db
     .update(wallet_nonces)
-    .set({ used_at_ms: expected.now_ms })
-    .where(and(eq(wallet_nonces.nonce, nonce), isNull(wallet_nonces.used_at_ms), gt(wallet_nonces.expires_at_ms, expected.now_ms)))
+    .set({ used_at_ms: now_ms })
+    .where(and(eq(wallet_nonces.nonce, nonce), isNull(wallet_nonces.used_at_ms), gt(wallet_nonces.expires_at_ms, now_ms)))
     .returning({ nonce: wallet_nonces.nonce });
-  return spent.length === 1 ? null : { status: "challenge_expired" };
+  return spent.length === 1;
+}
+
+/** A wallet seen for the first time has no account yet, so no second factor. */
+async function secondFactorOf(db: Db, keys: CardKeys | null, account: string, code: string, now_ms: number) {
+  const user = await db.query.users.findFirst({ where: eq(users.account, account), columns: { id: true } });
+  return user ? spendSecondFactor(db, keys, user.id, code, now_ms) : "off";
 }
 
 function liveNonce(db: Db, nonce: string, now_ms: number) {

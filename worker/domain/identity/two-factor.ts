@@ -1,0 +1,256 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hex } from "@scure/base";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
+import type { Db } from "../../db/client";
+import { openCard, sealCard, type CardKeys } from "../binding/card-crypto";
+import { two_factor, two_factor_recovery_codes } from "../../db/schema";
+import { verifyPassword } from "./password";
+import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";
+
+/** RFC 6238 as authenticator apps use it: SHA-1, six digits, 30-second steps. */
+export const TOTP_PARAMS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
+/** One step either way: a phone clock a little off still works; an older code does not. */
+export const TOTP_DRIFT_STEPS = 1;
+export const RECOVERY_CODE_COUNT = 10;
+const ISSUER = "Proofline";
+
+export const stepAt = (now_ms: number) => Math.floor(now_ms / 1000 / TOTP_PARAMS.period);
+
+/** The code of one time step (digits 6 for the app; 8 only to check RFC 6238's own vectors). */
+export function totpCode(secret_base32: string, step: number, digits: number = TOTP_PARAMS.digits): string {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret_base32), algorithm: TOTP_PARAMS.algorithm, digits, period: TOTP_PARAMS.period });
+  return totp.generate({ timestamp: step * TOTP_PARAMS.period * 1000 });
+}
+
+/**
+ * The step `code` belongs to, within one step of now and newer than `last_step`, or null.
+ * Refusing steps up to `last_step` is what makes a code (and any code before it) single-use.
+ */
+export function matchStep(secret_base32: string, code: string, now_ms: number, last_step: number): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const now = stepAt(now_ms);
+  for (let step = now - TOTP_DRIFT_STEPS; step <= now + TOTP_DRIFT_STEPS; step++) {
+    if (step > last_step && sameText(totpCode(secret_base32, step), code)) return step;
+  }
+  return null;
+}
+
+function sameText(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+export function otpauthUrl(secret_base32: string, account: string): string {
+  const totp = new TOTP({ issuer: ISSUER, label: account, secret: Secret.fromBase32(secret_base32), ...TOTP_PARAMS });
+  return totp.toString();
+}
+
+/** Letters and digits that cannot be misread for each other (no 0/o, 1/l/i). */
+const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+
+/** Ten codes of ten characters (about 49 bits each), shown as "xxxxx-xxxxx". */
+export function newRecoveryCodes(): string[] {
+  return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const bytes = crypto.getRandomValues(new Uint8Array(10));
+    const chars = Array.from(bytes, (b) => RECOVERY_ALPHABET[b % RECOVERY_ALPHABET.length]).join("");
+    return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+  });
+}
+
+/** Case, spaces and the dash do not matter when a recovery code is typed back. */
+export function recoveryCodeHash(code: string): string {
+  const normalized = code.toLowerCase().replace(/[\s-]/g, "");
+  return hex.encode(sha256(new TextEncoder().encode(normalized)));
+}
+
+export const looksLikeTotp = (code: string) => /^\d{6}$/.test(code);
+
+type Row = typeof two_factor.$inferSelect;
+
+async function rowOf(db: Db, user_id: number): Promise<Row | undefined> {
+  return db.query.two_factor.findFirst({ where: eq(two_factor.user_id, user_id) });
+}
+
+/**
+ * The key at rest is sealed with the card key (where the deployment has none, production
+ * without CARD_KEY, it is kept as it is: `openCard` reads both).
+ */
+const sealSecret = (keys: CardKeys | null, base32: string) => (keys ? sealCard(keys, base32) : Promise.resolve(base32));
+
+async function openSecret(keys: CardKeys | null, stored: string): Promise<string | null> {
+  const opened = await openCard(keys, stored);
+  return opened.status === "ok" ? opened.text : null;
+}
+
+export async function twoFactorOn(db: Db, user_id: number): Promise<boolean> {
+  const row = await rowOf(db, user_id);
+  return Boolean(row?.enabled_at_ms);
+}
+
+export type SetupResult = { status: "ok"; secret: string; otpauth_url: string } | { status: "already_on" };
+
+/** A new pending key (replacing an earlier pending one); nothing changes at sign-in yet. */
+export async function beginSetup(db: Db, keys: CardKeys | null, user: { id: number; account: string }, now_ms: number): Promise<SetupResult> {
+  if (await twoFactorOn(db, user.id)) return { status: "already_on" };
+  const secret = new Secret({ size: 20 }).base32;
+  const sealed = await sealSecret(keys, secret);
+  const t = two_factor;
+  const saved = await db
+    .insert(t)
+    .values({ user_id: user.id, secret: sealed, enabled_at_ms: null, last_step: 0, created_at_ms: now_ms })
+    .onConflictDoUpdate({ target: t.user_id, set: { secret: sealed, last_step: 0, created_at_ms: now_ms }, setWhere: isNull(t.enabled_at_ms) })
+    .returning({ user_id: t.user_id });
+  // Enabled meanwhile by a parallel request: the key in force stays as it is.
+  if (saved.length === 0) return { status: "already_on" };
+  return { status: "ok", secret, otpauth_url: otpauthUrl(secret, user.account) };
+}
+
+/**
+ * Marks `step` used, only if it is newer than the last one: two requests racing with one code
+ * cannot both win.
+ */
+async function takeStep(db: Db, user_id: number, step: number, enabled: boolean): Promise<boolean> {
+  const t = two_factor;
+  const state = enabled ? isNotNull(t.enabled_at_ms) : isNull(t.enabled_at_ms);
+  const taken = await db
+    .update(t)
+    .set({ last_step: step })
+    .where(and(eq(t.user_id, user_id), state, sql`${t.last_step} < ${step}`))
+    .returning({ user_id: t.user_id });
+  return taken.length > 0;
+}
+
+async function takeRecoveryCode(db: Db, user_id: number, code: string, now_ms: number): Promise<boolean> {
+  const r = two_factor_recovery_codes;
+  const used = await db
+    .update(r)
+    .set({ used_at_ms: now_ms })
+    .where(and(eq(r.user_id, user_id), eq(r.code_hash, recoveryCodeHash(code)), isNull(r.used_at_ms)))
+    .returning({ id: r.id });
+  return used.length > 0;
+}
+
+export type SecondFactor = "off" | "missing" | "wrong" | "ok";
+
+/**
+ * Checks and spends a second factor: a six-digit code of the key in force, or an unused
+ * recovery code. Not throttled here: callers count a "wrong" in the account's throttle.
+ */
+export async function spendSecondFactor(db: Db, keys: CardKeys | null, user_id: number, code: string, now_ms: number): Promise<SecondFactor> {
+  const row = await rowOf(db, user_id);
+  if (!row?.enabled_at_ms) return "off";
+  const typed = code.trim();
+  if (!typed) return "missing";
+  if (looksLikeTotp(typed)) {
+    // A key that cannot be opened (the card key missing or changed) matches no code.
+    const secret = await openSecret(keys, row.secret);
+    const step = secret === null ? null : matchStep(secret, typed, now_ms, row.last_step);
+    return step !== null && (await takeStep(db, user_id, step, true)) ? "ok" : "wrong";
+  }
+  return (await takeRecoveryCode(db, user_id, typed, now_ms)) ? "ok" : "wrong";
+}
+
+export type ProofResult =
+  | { status: "ok" }
+  | { status: "password_wrong" | "code_required" | "code_wrong" }
+  | { status: "throttled"; retry_after_ms: number };
+
+/**
+ * What a stolen session alone must not do (move money out, choose where it goes, change the
+ * password, turn two-factor off) asks for the password and, with two-factor on, a code. Both
+ * are checked under ONE attempt of the account's sign-in throttle, cleared only when both are
+ * right: a right password cannot reset the count of wrong codes.
+ */
+export async function confirmUserProofs(
+  db: Db,
+  keys: CardKeys | null,
+  user: { id: number; account: string; password_hash: string },
+  proofs: { password?: string; code: string },
+  now_ms: number,
+): Promise<ProofResult> {
+  const key = userThrottleKey(user.account);
+  const attempt = await takeAttempt(db, key, now_ms);
+  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
+  const status = await checkProofs(db, keys, user, proofs, now_ms);
+  if (status === "ok") await succeededAttempt(db, key);
+  else await failedAttempt(db, key, now_ms);
+  return { status };
+}
+
+async function checkProofs(db: Db, keys: CardKeys | null, user: { id: number; password_hash: string }, proofs: { password?: string; code: string }, now_ms: number) {
+  // A missing password is a wrong one; it needs no hash to say so.
+  if (proofs.password !== undefined && (!proofs.password || !verifyPassword(proofs.password, user.password_hash))) return "password_wrong" as const;
+  const second = await spendSecondFactor(db, keys, user.id, proofs.code, now_ms);
+  if (second === "missing") return "code_required" as const;
+  if (second === "wrong") return "code_wrong" as const;
+  return "ok" as const;
+}
+
+export type EnableResult =
+  | { status: "ok"; recovery_codes: string[] }
+  | { status: "not_set_up" | "already_on" | "code_wrong" }
+  | { status: "throttled"; retry_after_ms: number };
+
+/**
+ * Puts the pending key in force once a code from it is right (proving the app holds it), with
+ * ten fresh recovery codes, in one batch. The code counts in the account's throttle.
+ */
+export async function enableTwoFactor(db: Db, keys: CardKeys | null, user: { id: number; account: string }, code: string, now_ms: number): Promise<EnableResult> {
+  const row = await rowOf(db, user.id);
+  if (!row) return { status: "not_set_up" };
+  if (row.enabled_at_ms) return { status: "already_on" };
+  const key = userThrottleKey(user.account);
+  const attempt = await takeAttempt(db, key, now_ms);
+  if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
+  const secret = await openSecret(keys, row.secret);
+  const step = secret === null ? null : matchStep(secret, code.trim(), now_ms, row.last_step);
+  if (step === null || !(await takeStep(db, user.id, step, false))) {
+    await failedAttempt(db, key, now_ms);
+    return { status: "code_wrong" };
+  }
+  const recovery_codes = newRecoveryCodes();
+  const r = two_factor_recovery_codes;
+  const enabled = await db.batch([
+    db.delete(r).where(eq(r.user_id, user.id)),
+    db.insert(r).values(recovery_codes.map((c) => ({ user_id: user.id, code_hash: recoveryCodeHash(c), created_at_ms: now_ms }))),
+    db
+      .update(two_factor)
+      .set({ enabled_at_ms: now_ms })
+      .where(and(eq(two_factor.user_id, user.id), isNull(two_factor.enabled_at_ms)))
+      .returning({ user_id: two_factor.user_id }),
+    succeededAttempt(db, key),
+  ]);
+  if (enabled[2].length === 0) return { status: "already_on" };
+  return { status: "ok", recovery_codes };
+}
+
+export type DisableResult = { status: "ok" } | { status: "not_on" } | Exclude<ProofResult, { status: "ok" }>;
+
+/** Turns two-factor off with the password and a code (or a recovery code); the key and codes go. */
+export async function disableTwoFactor(
+  db: Db,
+  keys: CardKeys | null,
+  user: { id: number; account: string; password_hash: string },
+  proofs: { password: string; code: string },
+  now_ms: number,
+): Promise<DisableResult> {
+  if (!(await twoFactorOn(db, user.id))) return { status: "not_on" };
+  // A wallet account that never set a password (stored "") proves itself with the code alone.
+  const password = user.password_hash === "" ? undefined : proofs.password;
+  const proven = await confirmUserProofs(db, keys, user, { password, code: proofs.code }, now_ms);
+  if (proven.status !== "ok") return proven;
+  await db.batch([
+    db.delete(two_factor_recovery_codes).where(eq(two_factor_recovery_codes.user_id, user.id)),
+    db.delete(two_factor).where(eq(two_factor.user_id, user.id)),
+  ]);
+  return { status: "ok" };
+}
+
+/** How many recovery codes are left unused, for the security page. */
+export async function recoveryCodesLeft(db: Db, user_id: number): Promise<number> {
+  const r = two_factor_recovery_codes;
+  const [row] = await db.select({ n: sql<number>`count(*)` }).from(r).where(and(eq(r.user_id, user_id), isNull(r.used_at_ms)));
+  return Number(row?.n ?? 0);
+}
