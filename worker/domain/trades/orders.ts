@@ -3,6 +3,7 @@ import { d1Statements, type Db } from "../../db/client";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
+import { orderRefusal, type OrderRefusal } from "../limits/limits";
 import { requestHash } from "../money/request-hash";
 import type { Exposure } from "./exposure";
 import { orderFee, settle, type Outcome, type Tick } from "./settlement";
@@ -57,6 +58,7 @@ export type PlaceResult =
   | { status: "ok"; order: Order; replayed: boolean }
   | { status: "product_unknown" | "market_closed" | "duration_unknown" | "insufficient_funds" | "idempotency_conflict" | "no_price" | "exposure_limit" }
   | { status: "price_stale" }
+  | OrderRefusal
   | { status: "stake_out_of_range"; min_stake_micro: number; max_stake_micro: number }
   | { status: "price_moved"; entry_price_e8: number };
 
@@ -168,7 +170,8 @@ export async function writeOrders(db: Db, items: readonly CheckedOrder[]): Promi
         return { status: "ok", order: row, replayed: false } as const;
       });
     } catch (err) {
-      if (!classifyMoneyError(err)) throw err;
+      // One refused order (funds, a replay, the user's own limit) refuses the group: each alone.
+      if (!classifyMoneyError(err) && !orderRefusal(err)) throw err;
     }
   }
   const out: PlaceResult[] = [];
@@ -181,6 +184,9 @@ async function writeOne(db: Db, o: CheckedOrder): Promise<PlaceResult> {
     const [inserted] = await db.$client.batch<Order>(orderStatements(db, o));
     return { status: "ok", order: inserted.results[0], replayed: false };
   } catch (err) {
+    const refusal = orderRefusal(err);
+    // The trigger counts a retry's own first copy against the limit: a replay answers first.
+    if (refusal) return (await replayOf(db, o.input)) ?? refusal;
     const failure = classifyMoneyError(err);
     if (failure === "insufficient_funds") return { status: "insufficient_funds" };
     if (failure === "duplicate_request" || failure === "duplicate") {
