@@ -14,6 +14,7 @@ import { indexApi } from "./resources/index";
 import { userApi } from "./resources/user";
 import { moneyApi } from "./resources/money";
 import { bindingApi } from "./resources/binding";
+import { limitsApi } from "./resources/limits";
 import { adminProfilesApi, profileApi } from "./resources/profile";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
@@ -50,6 +51,7 @@ export function createApi() {
   app.route("/user", kefuApi);
   app.route("/user", moneyApi);
   app.route("/user", bindingApi);
+  app.route("/user", limitsApi);
   app.route("/user", profileApi);
   app.route("/common", commonApi);
   app.route("/index", indexApi);

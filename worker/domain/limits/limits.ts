@@ -75,7 +75,7 @@ export function orderRefusal(err: unknown): OrderRefusal | null {
 
 /** Is this the deposits trigger refusing a self-excluded user? */
 export function depositRefusedByExclusion(err: unknown): boolean {
-  return refusedBy(err, [["self_excluded", true] as const]) === true;
+  return refusedBy(err, [["self_excluded", "self_excluded"] as const]) !== null;
 }
 
 /**

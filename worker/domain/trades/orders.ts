@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
@@ -417,11 +417,22 @@ export function decide(order: Order, ticks: readonly Tick[]): Settlement {
   return { order, outcome, audit: [...audit.values()].sort((a, b) => a.ts_ms - b.ts_ms) };
 }
 
+function userOrdersWhere(user_id: number, which: "open" | "settled" | "all", range?: { from_ms: number; to_ms: number }) {
+  const status = which === "open" ? eq(orders.status, "open") : which === "settled" ? inArray(orders.status, ["won", "lost", "tie", "void"]) : undefined;
+  const within = range ? and(gte(orders.created_at_ms, range.from_ms), lt(orders.created_at_ms, range.to_ms)) : undefined;
+  return and(eq(orders.user_id, user_id), status, within);
+}
+
 export async function listUserOrders(db: Db, user_id: number, which: "open" | "settled", page: { page_no: number; row: number }) {
-  const where = which === "open" ? and(eq(orders.user_id, user_id), eq(orders.status, "open")) : and(eq(orders.user_id, user_id), inArray(orders.status, ["won", "lost", "tie", "void"]));
+  const where = userOrdersWhere(user_id, which);
   const items = await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(page.row).offset((page.page_no - 1) * page.row);
   const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(orders).where(where);
   return { items, total };
+}
+
+/** The order history's orders placed in [from_ms, to_ms), open and settled, newest first (the CSV export). */
+export async function userOrdersBetween(db: Db, user_id: number, range: { from_ms: number; to_ms: number }, max: number): Promise<Order[]> {
+  return db.select().from(orders).where(userOrdersWhere(user_id, "all", range)).orderBy(desc(orders.id)).limit(max);
 }
 
 export async function getUserOrder(db: Db, user_id: number, id: number) {
