@@ -1,4 +1,4 @@
-import type { ApiCall } from "../worker/api/in-process";
+import type { ApiCall, ApiFetch } from "../worker/api/in-process";
 import type { Env } from "../worker/env";
 
 declare module "@remix-run/cloudflare" {
@@ -7,5 +7,7 @@ declare module "@remix-run/cloudflare" {
     ctx: ExecutionContext;
     /** The Hono API, called in-process (see worker/api/in-process.ts). */
     api: ApiCall;
+    /** The same, answering the raw Response (downloads that are not an envelope). */
+    apiFetch: ApiFetch;
   }
 }

@@ -144,6 +144,7 @@ export default function Withdraw() {
                 disabled={!info.rules.trc20.enabled}
                 title={`${w.currency} · ${w.chain}`}
                 detail={w.address}
+                opens_at={w.opens_at > info.now_ms ? w.opens_at : null}
                 mono
                 icon={<span className="m-target-usdt">₮</span>}
               />
@@ -157,6 +158,7 @@ export default function Withdraw() {
                 disabled={!info.rules.bank.enabled}
                 title={b.bank}
                 detail={`${b.name} · ${b.card_number}`}
+                opens_at={b.opens_at > info.now_ms ? b.opens_at : null}
                 icon={<BankIcon />}
               />
             ))}
@@ -258,6 +260,7 @@ function TargetOption({
   detail,
   mono,
   icon,
+  opens_at,
 }: {
   value: string;
   chosen: string;
@@ -267,8 +270,11 @@ function TargetOption({
   detail: string;
   mono?: boolean;
   icon: ReactNode;
+  /** When a newly bound destination starts receiving withdrawals; null once it is open. */
+  opens_at: number | null;
 }) {
   const { t } = useTranslation("wallet");
+  const dateTime = useDateTime(useRootData()?.locale ?? "en");
   const selected = value === chosen;
   return (
     <button
@@ -288,6 +294,11 @@ function TargetOption({
         <strong>{title}</strong>
         <span className={mono ? "m-mono m-break" : undefined}>{detail}</span>
         {disabled ? <span className="m-problem">{t("draw_money.channel_off")}</span> : null}
+        {opens_at !== null ? (
+          <span className="m-problem" data-testid="target-opens">
+            {t("draw_money.opens_at", { time: dateTime(opens_at) })}
+          </span>
+        ) : null}
       </span>
       <span className="m-radio" aria-hidden="true" />
     </button>

@@ -69,6 +69,8 @@ export const moneyApi = new Hono<AppEnv>()
       available_micro: balances.available_micro,
       rules: { trc20: ruleOut(rules.trc20), bank: ruleOut(rules.bank) },
       paused_until: user.withdraw_paused_until_ms > Date.now() ? user.withdraw_paused_until_ms : null,
+      // The server's time, so the page says which bound destinations are still waiting to open.
+      now_ms: await serverNow(c.env, db),
     });
   })
   .post("/withdraw", async (c) => {
