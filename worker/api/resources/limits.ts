@@ -33,7 +33,7 @@ function limitField(kind: LimitKind) {
       return z.NEVER;
     }
     return n;
-  });
+  }).optional();
 }
 
 function countOf(v: unknown): number | null {
