@@ -1,0 +1,75 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { open, register, words } from "./helpers";
+
+const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("./artifacts/limits/", import.meta.url));
+
+/**
+ * Funds a user through the API as a client would: their recharge with a screenshot, approved
+ * by the demo operator. The journey is about limits, not deposits (money.spec.ts walks those).
+ */
+async function fund(request: APIRequestContext, account: string, password: string, amount: string) {
+  const login = await (await request.post("/api/user/login", { data: { account, password } })).json();
+  const token = login.data.userinfo.token as string;
+  const file = { name: "shot.png", mimeType: "image/png", buffer: readFileSync(SCREENSHOT) };
+  const upload = await (await request.post("/api/common/upload", { headers: { token }, multipart: { file } })).json();
+  const channels = await (await request.post("/api/index/recharge_way")).json();
+  const channel = channels.data.find((c: { chain: string }) => c.chain === "TRC20");
+  const tx_hash = "0x" + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const deposit = await (await request.post("/api/user/recharge", { headers: { token, "idempotency-key": `e2e-${tx_hash.slice(2, 18)}` }, data: { channel_id: channel.id, amount, tx_hash, image: upload.data.url } })).json();
+  const op = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
+  const approved = await (await request.post(`/api/admin/deposits/${deposit.data.id}/approve`, { headers: { token: op.data.token }, data: { amount, tx_ref: `e2e-${deposit.data.id}` } })).json();
+  expect(approved.code, approved.msg).toBe(1);
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+}
+
+for (const lng of ["en", "th"] as const) {
+  test(`limits (${lng}): set a daily stake limit, and an order above it is refused with the limit's words`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const me = words(lng, "me").limits;
+    const errors = words(lng, "errors");
+    const { name, password } = await register(page);
+    await fund(page.request, name, password, "500");
+    if (lng !== "en") {
+      await open(page, "/pages/me/sub/setting");
+      await page.getByRole("radio", { name: "ไทย" }).click();
+      await expect(page.locator("html")).toHaveAttribute("lang", "th");
+    }
+
+    // From settings to the limits page; every limit starts unset.
+    await open(page, "/pages/me/sub/setting");
+    await page.getByTestId("settings-limits").click();
+    await expect(page).toHaveURL(/\/pages\/me\/sub\/limits/);
+    await expect(page.getByTestId("limit-daily_stake")).toHaveValue("");
+    await expect(page.getByTestId("exclude-form")).toContainText(me.consequence_final);
+    await shot(page, `${lng}-limits-empty`);
+
+    // A daily stake limit of 30 USDT counts at once.
+    await page.getByTestId("limit-daily_stake").fill("30");
+    await page.getByTestId("limits-save").click();
+    await expect(page.locator(".toast")).toContainText(errors.saved);
+    await expect(page.getByText(me.in_force.replace("{{value}}", "30.00"))).toBeVisible();
+    await shot(page, `${lng}-limits-set`);
+
+    // On the trade page, an order of 40 is refused and the refusal names the limit.
+    await open(page, "/pages/money/index");
+    await page.getByTestId("buy-up").click();
+    const sheet = page.getByTestId("order-sheet");
+    await expect(sheet).toBeVisible();
+    await sheet.getByTestId("sheet-amount").fill("40");
+    await sheet.getByTestId("sheet-confirm-up").click();
+    const refusal = errors.trading_limit_daily_stake.split("{{resets}}")[0].trim();
+    await expect(page.locator(".toast")).toContainText(refusal);
+    await shot(page, `${lng}-trade-refused`);
+    // Nothing was placed.
+    await page.keyboard.press("Escape");
+    await open(page, "/pages/money/index");
+    await expect(page.getByTestId("position-row")).toHaveCount(0);
+  });
+}
