@@ -65,10 +65,9 @@ for (const lng of ["en", "th"] as const) {
     await sheet.getByTestId("sheet-amount").fill("40");
     await sheet.getByTestId("sheet-confirm-up").click();
     const refusal = errors.trading_limit_daily_stake.split("{{resets}}")[0].trim();
-    await expect(page.locator(".toast")).toContainText(refusal);
+    await expect(sheet.getByTestId("sheet-notice")).toContainText(refusal);
     await shot(page, `${lng}-trade-refused`);
     // Nothing was placed.
-    await page.keyboard.press("Escape");
     await open(page, "/pages/money/index");
     await expect(page.getByTestId("position-row")).toHaveCount(0);
   });

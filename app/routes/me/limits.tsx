@@ -169,7 +169,7 @@ function ExcludeForm({ limits }: { limits: Limits }) {
           </button>
         ))}
       </div>
-      <Field label={t("limits.days")} name="days" inputMode="numeric" maxLength={4} placeholder={t("limits.days_range", range)} hint={t("limits.days_range", range)} data-testid="exclude-days" />
+      <Field label={t("limits.days")} name="days" inputMode="numeric" maxLength={4} hint={t("limits.days_range", range)} data-testid="exclude-days" />
       <Notice tone="warn" title={t("limits.consequences_title")}>
         <ul className="limits-effects">
           <li>{t("limits.consequence_orders")}</li>
