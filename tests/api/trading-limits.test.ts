@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { notifications, orders, self_exclusions } from "../../worker/db/schema";
 import { periodEnd } from "../../worker/domain/limits/rules";
 import { call, db, page, seed } from "./helpers";
-import { bindWallet, recharge, rkey } from "./money/helpers";
+import { bindWallet, operatorToken, recharge, rkey } from "./money/helpers";
 import { market, user, USDT } from "./trades/market-helpers";
 
 const HOUR = 3_600_000;
@@ -243,5 +243,28 @@ describe("CSV exports", () => {
     const long = await getCsv(`/api/user/statement.csv?from=2024-01-01&to=2025-12-31`, u.token);
     expect(await long.json()).toMatchObject({ code: 0, data: { error: "export_range_too_long" } });
     expect((await getCsv(`/api/user/statement.csv?from=${today()}&to=${today()}`)).status).toBe(401);
+  });
+});
+
+describe("the allow-list's waiting period in money settings", () => {
+  it("operators can lengthen it, never shorten it below 24 h; a binding keeps the wait it was bound with", async () => {
+    const op = await operatorToken();
+    const set = (hours: number | string) => call("/api/admin/binding_wait", { hours, reason: "test" }, { token: op });
+    expect((await set(12)).data).toMatchObject({ error: "binding_wait_range", min_hours: 24 });
+    expect((await set(721)).data.error).toBe("binding_wait_range");
+    const u = await user(0);
+    const before = await call("/api/user/add_wallet", { chain: "TRC20", address: "TCvAsN4KpsZMAYTpHeEYgt1YuoBPF4HT9S", password: "secret123" }, { token: u.token });
+    expect((await set(48)).code).toBe(1);
+    expect((await call("/api/admin/money_config", {}, { token: op })).data.binding_wait.hours).toBe(48);
+    const at = await serverNow();
+    const after = await call("/api/user/add_bank", { name: "Ann Lee", bank: "Demo Bank", card_number: "6222021234567894", password: "secret123" }, { token: u.token });
+    expect(after.code).toBe(1);
+    const list = (await call("/api/user/bank_list", {}, { token: u.token })).data;
+    expect(list[0].opens_at - at).toBeGreaterThanOrEqual(48 * HOUR);
+    expect(list[0].opens_at - at).toBeLessThan(48 * HOUR + 60_000);
+    // The address bound before the change keeps its 24 h.
+    const wallets = (await call("/api/user/wallet_list", {}, { token: u.token })).data;
+    expect(wallets[0].opens_at).toBe(before.data.wallet.opens_at);
+    expect((await set(24)).code).toBe(1);
   });
 });
