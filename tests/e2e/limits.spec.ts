@@ -22,6 +22,7 @@ async function fund(request: APIRequestContext, account: string, password: strin
   const op = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
   const approved = await (await request.post(`/api/admin/deposits/${deposit.data.id}/approve`, { headers: { token: op.data.token }, data: { amount, tx_ref: `e2e-${deposit.data.id}` } })).json();
   expect(approved.code, approved.msg).toBe(1);
+  return token;
 }
 
 async function shot(page: Page, name: string) {
@@ -35,7 +36,7 @@ for (const lng of ["en", "th"] as const) {
     const me = words(lng, "me").limits;
     const errors = words(lng, "errors");
     const { name, password } = await register(page);
-    await fund(page.request, name, password, "500");
+    const token = await fund(page.request, name, password, "500");
     if (lng !== "en") {
       await open(page, "/pages/me/sub/setting");
       await page.getByRole("radio", { name: "ไทย" }).click();
@@ -70,5 +71,22 @@ for (const lng of ["en", "th"] as const) {
     // Nothing was placed.
     await open(page, "/pages/money/index");
     await expect(page.getByTestId("position-row")).toHaveCount(0);
+
+    // The statement downloads as CSV for the chosen days, through the page (the token stays server-side).
+    await open(page, "/pages/me/sub/record");
+    await expect(page.getByTestId("csv-statement")).toContainText(words(lng, "wallet").export.title);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("csv-statement").getByRole("button").click()]);
+    expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync(await download.path(), "utf8");
+    expect(csv.startsWith("time_utc,transfer_id,account,code,amount_usdt,balance_after_usdt,ref_type,ref_id,counterparty\r\n")).toBe(true);
+    expect(csv).toContain(",deposit,500.00,");
+    await shot(page, `${lng}-statement-export`);
+
+    // A newly bound address shows on the withdraw page when it opens.
+    const bound = await (await page.request.post("/api/user/add_wallet", { headers: { token }, data: { chain: "TRC20", address: "TCvAsN4KpsZMAYTpHeEYgt1YuoBPF4HT9S", password } })).json();
+    expect(bound.code, bound.msg).toBe(1);
+    await open(page, "/pages/me/sub/draw-money");
+    await expect(page.getByTestId("target-opens")).toContainText(words(lng, "wallet").draw_money.opens_at.split("{{time}}")[0].trim());
+    await shot(page, `${lng}-withdraw-waiting`);
   });
 }
