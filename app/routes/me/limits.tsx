@@ -154,7 +154,7 @@ function ExcludeForm({ limits }: { limits: Limits }) {
         const data = new FormData(e.currentTarget);
         const days = String(data.get("days") ?? "").trim();
         if (!days || !String(data.get("password") ?? "")) return ui.toast(t("limits.exclude_incomplete"));
-        if (!(await ui.confirm(t("limits.exclude_confirm", { count: Number(days) || 0 })))) return;
+        if (!(await ui.confirm(t("limits.exclude_confirm")))) return;
         data.set("intent", "exclude");
         data.set("kind", kind);
         fetcher.submit(data, { method: "post" });
