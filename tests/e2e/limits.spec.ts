@@ -88,5 +88,21 @@ for (const lng of ["en", "th"] as const) {
     await open(page, "/pages/me/sub/draw-money");
     await expect(page.getByTestId("target-opens")).toContainText(words(lng, "wallet").draw_money.opens_at.split("{{time}}")[0].trim());
     await shot(page, `${lng}-withdraw-waiting`);
+
+    // A two-day cool-off, confirmed after its consequences; then orders are refused with its end.
+    await open(page, "/pages/me/sub/limits");
+    await page.getByTestId("exclude-days").fill("2");
+    await page.getByTestId("exclude-form").getByLabel(words(lng, "wallet").confirm.password, { exact: true }).fill(password);
+    await page.getByTestId("exclude-submit").click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toContainText(me.exclude_confirm);
+    await dialog.getByRole("button", { name: words(lng, "common").confirm }).click();
+    await expect(page.getByTestId("exclusion-active")).toContainText(me.active_cool_off.split("{{until}}")[0].trim());
+    await shot(page, `${lng}-cool-off`);
+    await open(page, "/pages/money/index");
+    await page.getByTestId("buy-up").click();
+    await sheet.getByTestId("sheet-amount").fill("10");
+    await sheet.getByTestId("sheet-confirm-up").click();
+    await expect(sheet.getByTestId("sheet-notice")).toContainText(errors.self_excluded.split("{{until}}")[0].trim());
   });
 }

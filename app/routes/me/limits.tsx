@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "../../components/form";
 import { ConfirmPasswordField } from "../../components/money/confirm-password";
@@ -138,13 +138,17 @@ function ExcludeForm({ limits }: { limits: Limits }) {
   const fetcher = useFetcher<PageEnvelope>();
   const revalidator = useRevalidator();
   const [kind, setKind] = useState<"cool_off" | "exclusion">("cool_off");
+  const form = useRef<HTMLFormElement>(null);
   const range = limits.exclusion_days[kind];
   useEnvelope(fetcher.data, (_d, msg) => {
     ui.toast(msg);
+    // The password is not left in the field once it has done its work.
+    form.current?.reset();
     revalidator.revalidate();
   });
   return (
     <fetcher.Form
+      ref={form}
       method="post"
       className="card form"
       noValidate
