@@ -1,7 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { notifications, orders, self_exclusions } from "../../worker/db/schema";
+import { setLimits as setLimitsAt } from "../../worker/domain/limits/limits";
 import { periodEnd } from "../../worker/domain/limits/rules";
+import { decide, placeOrder, writeSettlements } from "../../worker/domain/trades/orders";
 import { call, db, page, seed } from "./helpers";
 import { bindWallet, operatorToken, recharge, rkey } from "./money/helpers";
 import { market, user, USDT } from "./trades/market-helpers";
@@ -266,5 +268,45 @@ describe("the allow-list's waiting period in money settings", () => {
     const wallets = (await call("/api/user/wallet_list", {}, { token: u.token })).data;
     expect(wallets[0].opens_at).toBe(before.data.wallet.opens_at);
     expect((await set(24)).code).toBe(1);
+  });
+});
+
+describe("the trigger's periods, in SQLite itself", () => {
+  // Orders written by the domain at chosen times (as the hub would at those moments).
+  const P = 100 * 1e8;
+  async function placeAt(user_id: number, stake_usdt: number, at_ms: number) {
+    const input = { user_id, product_id: PRODUCT, direction: "up" as const, stake_micro: stake_usdt * USDT, seconds: 60, quote_price_e8: P, request_key: rkey("at") };
+    return placeOrder(db, input, { ts_ms: at_ms, price_e8: P }, at_ms);
+  }
+
+  it("a week starts on Monday 00:00 UTC and a month on the 1st", async () => {
+    const u = await user(1000);
+    await setLimitsAt(db, u.id, { weekly_stake: 100 * USDT, monthly_stake: 150 * USDT }, Date.now());
+    const sunday = Date.UTC(2031, 5, 29, 23, 59, 59, 999); // Sunday 29 June 2031, last millisecond
+    expect((await placeAt(u.id, 100, sunday)).status).toBe("ok");
+    expect(await placeAt(u.id, 1, sunday)).toEqual({ status: "limit_reached", limit: "weekly_stake" });
+    // Monday 30 June: a new week, the same month (100 of 150 used).
+    expect(await placeAt(u.id, 60, sunday + 1)).toEqual({ status: "limit_reached", limit: "monthly_stake" });
+    expect((await placeAt(u.id, 50, sunday + 1)).status).toBe("ok");
+    // Tuesday 1 July: a new month, still the week of the 50.
+    const july = Date.UTC(2031, 6, 1);
+    expect((await placeAt(u.id, 50, july)).status).toBe("ok");
+    expect(await placeAt(u.id, 1, july)).toEqual({ status: "limit_reached", limit: "weekly_stake" });
+  });
+
+  it("a loss limit counts the stakes lost in the day net of payouts, plus what open orders could lose", async () => {
+    const u = await user(1000);
+    const day = Date.UTC(2032, 2, 10, 8);
+    const lost = await placeAt(u.id, 20, day);
+    if (lost.status !== "ok") throw new Error(lost.status);
+    const ticks = [{ ts_ms: day, price_e8: P }, { ts_ms: lost.order.delivery_at_ms, price_e8: P - 1e8 }];
+    await writeSettlements(db, [decide(lost.order, ticks)], lost.order.delivery_at_ms + 1);
+    await setLimitsAt(db, u.id, { daily_loss: 30 * USDT }, Date.now());
+    const later = lost.order.delivery_at_ms + 1_000;
+    expect(await placeAt(u.id, 15, later)).toEqual({ status: "limit_reached", limit: "daily_loss" });
+    expect((await placeAt(u.id, 10, later)).status).toBe("ok");
+    // The next day the settled loss no longer counts; the 10 still open does (it can still be lost).
+    expect(await placeAt(u.id, 21, Date.UTC(2032, 2, 11))).toEqual({ status: "limit_reached", limit: "daily_loss" });
+    expect((await placeAt(u.id, 20, Date.UTC(2032, 2, 11))).status).toBe("ok");
   });
 });
