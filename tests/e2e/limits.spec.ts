@@ -106,3 +106,30 @@ for (const lng of ["en", "th"] as const) {
     await expect(sheet.getByTestId("sheet-notice")).toContainText(errors.self_excluded.split("{{until}}")[0].trim());
   });
 }
+
+test("the console: the allow-list's wait in money settings, a user's cool-off shown read-only", async ({ browser, request }) => {
+  const account = `lim${Date.now().toString(36)}`.slice(0, 20);
+  const reg = await (await request.post("/api/user/register", { data: { account, password: "journey123", password_confirm: "journey123", invite_code: "WELCOME" } })).json();
+  const token = reg.data.userinfo.token as string;
+  const excluded = await (await request.post("/api/user/self_exclude", { headers: { token }, data: { kind: "cool_off", days: 3, password: "journey123" } })).json();
+  expect(excluded.code, excluded.msg).toBe(1);
+
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+  const op = await ctx.newPage();
+  const admin = words("en", "admin");
+  await open(op, "/admin/login");
+  await op.getByLabel(admin.account).fill("operator");
+  await op.getByLabel(admin.password, { exact: true }).fill("operator12345");
+  await op.getByRole("button", { name: admin.login_submit }).click();
+  await expect(op).toHaveURL(/\/admin$/);
+
+  await open(op, "/admin/money");
+  const form = op.getByTestId("binding-wait-form");
+  await expect(form.getByTestId("binding-wait-hours")).toHaveValue("24");
+  await op.screenshot({ path: `${ARTIFACTS}console-money.png`, fullPage: false });
+
+  await open(op, `/admin/users/${reg.data.userinfo.id}`);
+  await expect(op.getByTestId("user-exclusion")).toContainText(admin.users.exclusion_cool_off.split("{{until}}")[0].trim());
+  await op.screenshot({ path: `${ARTIFACTS}console-user.png` });
+  await ctx.close();
+});
