@@ -1,4 +1,4 @@
-import type { ApiCall } from "../worker/api/in-process";
+import type { ApiCall, ApiFetch } from "../worker/api/in-process";
 import type { Env } from "../worker/env";
 
 declare module "@remix-run/cloudflare" {
@@ -9,5 +9,7 @@ declare module "@remix-run/cloudflare" {
     api: ApiCall;
     /** This answer's script nonce (worker/page-security.ts): the only inline scripts that run carry it. */
     cspNonce: string;
+    /** The same, answering the raw Response (downloads that are not an envelope). */
+    apiFetch: ApiFetch;
   }
 }

@@ -6,7 +6,7 @@ import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 // The Remix server build: `npm run build` writes it before wrangler bundles this file.
 import * as build from "../build/server/index.js";
 import { createApi } from "./api/app";
-import { inProcessApi } from "./api/in-process";
+import { inProcessApi, inProcessFetch } from "./api/in-process";
 import type { Env } from "./env";
 import { handleWebSocket } from "./ws";
 import { serveFile } from "./files";
@@ -31,8 +31,8 @@ export default {
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
     if (pathname.startsWith("/files/")) return serveFile(request, env);
     if (crossSitePageWrite(request)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
-    const origin = new URL(request.url).origin;
-    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, request.headers.get("cf-connecting-ip"), origin), cspNonce: newNonce() });
+    const [ip, origin] = [request.headers.get("cf-connecting-ip"), new URL(request.url).origin];
+    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin), apiFetch: inProcessFetch(api, env, ctx, ip, origin), cspNonce: newNonce() });
   },
 
   /**

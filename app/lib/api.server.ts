@@ -29,3 +29,12 @@ export async function apiOrLogin<T = any>(context: AppLoadContext, request: Requ
 
 /** The shape actions return to pages: the envelope plus the HTTP status. */
 export type ActionEnvelope<T = unknown> = { status: number; code: 0 | 1; msg: string; data: T };
+
+/**
+ * A GET of the API as the signed-in user that answers a file (the CSV exports): the API's own
+ * Response, so its type and file name pass through; the token never reaches the browser.
+ */
+export async function apiDownload(context: AppLoadContext, request: Request, path: string): Promise<Response> {
+  const [token, locale] = await Promise.all([readToken(request), getLocale(request)]);
+  return context.apiFetch(path, { method: "GET", token, lang: langCodeOf(locale) });
+}

@@ -25,6 +25,7 @@ export type WithdrawInfo = {
   available_micro: number;
   rules: { trc20: WithdrawalRuleOut; bank: WithdrawalRuleOut };
   paused_until: number | null;
+  now_ms: number;
 };
 
 export type Paged<T> = { items: T[]; total: number; page_no: number; row: number };

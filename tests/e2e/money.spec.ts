@@ -64,6 +64,9 @@ for (const lng of ["en", "ja"] as const) {
     await open(page, "/");
     await expect(page.getByTestId("balance-available")).toContainText("500");
 
+    // A new address opens for withdrawals after the allow-list's wait (24 h): move the test server's clock past it.
+    expect((await page.request.post("/api/test/clock", { data: { advance_ms: 25 * 3_600_000 } })).ok()).toBe(true);
+
     // Withdraw 100: fee 1.00, arrival 99.00, shown before submitting.
     await open(page, "/pages/me/sub/draw-money");
     await expect(page.getByTestId("withdraw-available")).toContainText("500");

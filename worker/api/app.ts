@@ -15,6 +15,7 @@ import { userApi } from "./resources/user";
 import { moneyApi } from "./resources/money";
 import { bindingApi } from "./resources/binding";
 import { twoFactorApi } from "./resources/two-factor";
+import { limitsApi } from "./resources/limits";
 import { adminProfilesApi, profileApi } from "./resources/profile";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
 import { marketsApi, orderApi } from "./resources/trades";
@@ -54,6 +55,7 @@ export function createApi() {
   app.route("/user", moneyApi);
   app.route("/user", bindingApi);
   app.route("/user/2fa", twoFactorApi);
+  app.route("/user", limitsApi);
   app.route("/user", profileApi);
   app.route("/common", commonApi);
   app.route("/index", indexApi);

@@ -24,12 +24,14 @@ export function isInProcessRequest(headers: Headers): boolean {
   return headers.get(IN_PROCESS_HEADER) === inProcessMark();
 }
 
+export type ApiFetch = (path: string, opts?: Parameters<ApiCall>[1]) => Promise<Response>;
+
 /**
- * Lets Remix loaders and actions call the Hono API without a network hop, so validation,
- * auth and the envelope live in one place. Pages pass the session token read from their
- * httpOnly cookie as the `token` header, exactly as an API client would.
+ * The in-process request itself, answering the API's raw Response: what a page needs for an
+ * answer that is not an envelope (the CSV downloads). Pages pass the session token read from
+ * their httpOnly cookie as the `token` header, exactly as an API client would.
  */
-export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiCall {
+export function inProcessFetch(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiFetch {
   return async (path, opts = {}) => {
     const headers = new Headers();
     headers.set(IN_PROCESS_HEADER, inProcessMark());
@@ -48,7 +50,18 @@ export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_i
     const method = opts.method ?? "POST";
     // The page's own origin, so the API sees the host the visitor sees: a wallet signs its
     // sign-in message for that domain, and the API checks it against its request URL.
-    const res = await api.request(`${origin}${path}`, { method, headers, body: method === "GET" ? undefined : body }, env, ctx);
+    return api.request(`${origin}${path}`, { method, headers, body: method === "GET" ? undefined : body }, env, ctx);
+  };
+}
+
+/**
+ * Lets Remix loaders and actions call the Hono API without a network hop, so validation,
+ * auth and the envelope live in one place.
+ */
+export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiCall {
+  const send = inProcessFetch(api, env, ctx, client_ip, origin);
+  return async (path, opts = {}) => {
+    const res = await send(path, opts);
     return { status: res.status, body: (await res.json()) as Envelope<any> };
   };
 }

@@ -70,11 +70,11 @@ export function ruleOut(r: WithdrawalRule) {
 }
 
 export function walletOut(w: Wallet) {
-  return { id: w.id, currency: w.currency, chain: w.chain, address: w.address, created_at: w.created_at_ms };
+  return { id: w.id, currency: w.currency, chain: w.chain, address: w.address, created_at: w.created_at_ms, opens_at: w.opens_at_ms };
 }
 
 export function bankCardOut(b: BankCard) {
-  return { id: b.id, name: b.name, bank: b.bank, card_number: maskCardLast4(b.card_last4), created_at: b.created_at_ms };
+  return { id: b.id, name: b.name, bank: b.bank, card_number: maskCardLast4(b.card_last4), created_at: b.created_at_ms, opens_at: b.opens_at_ms };
 }
 
 export function lineOut(l: StatementLine) {

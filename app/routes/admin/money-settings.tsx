@@ -17,7 +17,7 @@ export { shouldRevalidate } from "../../lib/revalidate";
 type Channel = ChannelOut;
 type Bank = { enabled: boolean; bank: string; holder: string; account: string; branch: string; min_amount: string; min_amount_micro: number };
 type Rule = WithdrawalRuleOut;
-type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule }; four_eyes: { threshold: string; threshold_micro: number } };
+type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule }; four_eyes: { threshold: string; threshold_micro: number }; binding_wait: { hours: number; min_hours: number; max_hours: number } };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [money, promotions] = await Promise.all([
@@ -36,6 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   if (intent === "bank") return adminApi(context, request, "/api/admin/bank_account", body);
   if (intent === "four_eyes") return adminApi(context, request, "/api/admin/deposit_four_eyes", body);
+  if (intent === "binding_wait") return adminApi(context, request, "/api/admin/binding_wait", body);
   if (intent === "promotion_four_eyes") return adminApi(context, request, "/api/admin/promotion_four_eyes", body);
   if (intent === "rule" && (channel === "trc20" || channel === "bank")) return adminApi(context, request, `/api/admin/withdrawal_rules/${channel}`, body);
   return { status: 400, code: 0 as const, msg: "", data: null };
@@ -45,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AdminMoney() {
   const { t } = useTranslation("admin");
   const { t: tp } = useTranslation("promotions");
-  const { channels, bank, rules, four_eyes, promotion_four_eyes } = useLoaderData<typeof loader>();
+  const { channels, bank, rules, four_eyes, promotion_four_eyes, binding_wait } = useLoaderData<typeof loader>();
   return (
     <section>
       <h1>{t("money.title")}</h1>
@@ -55,6 +56,11 @@ export default function AdminMoney() {
       <p className="muted">{t("money.four_eyes_note")}</p>
       <ConfigForm intent="four_eyes" title={t("money.four_eyes_title")} testId="four-eyes-form">
         <Field key={four_eyes.threshold} label={t("money.four_eyes_threshold")} name="threshold" defaultValue={four_eyes.threshold} inputMode="decimal" required data-testid="four-eyes-threshold" />
+      </ConfigForm>
+      <h2>{t("money.binding_wait_title")}</h2>
+      <p className="muted">{t("money.binding_wait_note", { min: binding_wait.min_hours, max: binding_wait.max_hours })}</p>
+      <ConfigForm intent="binding_wait" title={t("money.binding_wait_title")} testId="binding-wait-form">
+        <Field key={binding_wait.hours} label={t("money.binding_wait_hours")} name="hours" defaultValue={String(binding_wait.hours)} inputMode="numeric" required data-testid="binding-wait-hours" />
       </ConfigForm>
       {promotion_four_eyes ? (
         <>

@@ -18,7 +18,7 @@ export { shouldRevalidate } from "../../lib/revalidate";
 
 type Line = StatementLine;
 type Balances = { available: string; locked_trade: string; locked_pool: string; locked_withdrawal: string; total: string };
-type Ledger = { user: { id: number; account: string }; balances: Balances; items: Line[]; total: number };
+type Ledger = { user: { id: number; account: string }; balances: Balances; items: Line[]; total: number; exclusion: { kind: "cool_off" | "exclusion"; started_at_ms: number; until_ms: number } | null };
 type Adjustment = { id: number; user_id: number; direction: "credit" | "debit"; amount_micro: number; reason: string; status: string; requested_by: number; created_at_ms: number };
 
 const ROWS = 50;
@@ -52,7 +52,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 /** One user: balances from the ledger, their statement, and a four-eyes adjustment proposal. */
 export default function AdminUser() {
   const { t, i18n } = useTranslation("admin");
-  const { user, balances, items, total, page_no, pending, holdings } = useLoaderData<typeof loader>();
+  const { user, balances, items, total, page_no, pending, holdings, exclusion } = useLoaderData<typeof loader>();
   const lng = i18n.language;
   const words = useLedgerWords();
   const label = (prefix: string, key: string) => (i18n.exists(`admin:${prefix}.${key}`) ? t(`${prefix}.${key}`) : key);
@@ -73,6 +73,11 @@ export default function AdminUser() {
           {user.account} <span className="muted">#{user.id}</span>
         </h1>
       </div>
+      {exclusion ? (
+        <p className="card" role="note" data-testid="user-exclusion">
+          {t(`users.exclusion_${exclusion.kind}`, { until: formatDateTime(exclusion.until_ms, lng) })}
+        </p>
+      ) : null}
       <div className="stats balances" data-testid="user-balances">
         {cards.map(([key, value]) => (
           <div className={key === "total" ? "card stat stat-total" : "card stat"} key={key} data-testid={`balance-${key}`}>

@@ -84,6 +84,9 @@ export default function Settings() {
         <h2 className="card-title">{ts("theme.title")}</h2>
         <ThemeSwitch current={root?.theme ?? "system"} />
       </section>
+      <nav className="menu card" aria-label={t("limits.title")}>
+        <MenuItem to="/pages/me/sub/limits" label={t("limits.title")} testId="settings-limits" />
+      </nav>
       <section className="card">
         <h2 className="card-title">{t("account_section")}</h2>
         <p className="muted">{root?.user?.account}</p>

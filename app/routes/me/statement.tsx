@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { CsvDownload } from "../../components/money/csv-download";
 import { RecordList } from "../../components/money/record-list";
 import { LocalTime } from "../../components/money/local-time";
 import { useLedgerWords } from "../../lib/ledger-words";
@@ -31,6 +32,7 @@ export default function Statement() {
   return (
     <Screen title={t("record.title")} back>
       <p className="muted m-intro">{t("record.intro")}</p>
+      <CsvDownload kind="statement" />
       <RecordList
         label={t("record.title")}
         items={items}

@@ -147,6 +147,7 @@ export default function Withdraw() {
                 disabled={!info.rules.trc20.enabled}
                 title={`${w.currency} · ${w.chain}`}
                 detail={w.address}
+                opens_at={w.opens_at > info.now_ms ? w.opens_at : null}
                 mono
                 icon={<span className="m-target-usdt">₮</span>}
               />
@@ -160,6 +161,7 @@ export default function Withdraw() {
                 disabled={!info.rules.bank.enabled}
                 title={b.bank}
                 detail={`${b.name} · ${b.card_number}`}
+                opens_at={b.opens_at > info.now_ms ? b.opens_at : null}
                 icon={<BankIcon />}
               />
             ))}
@@ -261,6 +263,7 @@ function TargetOption({
   detail,
   mono,
   icon,
+  opens_at,
 }: {
   value: string;
   chosen: string;
@@ -270,8 +273,11 @@ function TargetOption({
   detail: string;
   mono?: boolean;
   icon: ReactNode;
+  /** When a newly bound destination starts receiving withdrawals; null once it is open. */
+  opens_at: number | null;
 }) {
   const { t } = useTranslation("wallet");
+  const dateTime = useDateTime(useRootData()?.locale ?? "en");
   const selected = value === chosen;
   return (
     <button
@@ -291,6 +297,11 @@ function TargetOption({
         <strong>{title}</strong>
         <span className={mono ? "m-mono m-break" : undefined}>{detail}</span>
         {disabled ? <span className="m-problem">{t("draw_money.channel_off")}</span> : null}
+        {opens_at !== null ? (
+          <span className="m-problem" data-testid="target-opens">
+            {t("draw_money.opens_at", { time: dateTime(opens_at) })}
+          </span>
+        ) : null}
       </span>
       <span className="m-radio" aria-hidden="true" />
     </button>

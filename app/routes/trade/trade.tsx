@@ -17,6 +17,7 @@ import { loadPages, pagesParam, PAGE_ROWS } from "../../lib/money";
 import { useQuotes, withLive, type LiveQuote } from "../../lib/quotes";
 import { shouldRevalidate as revalidateAfterActions } from "../../lib/revalidate";
 import { useRootData } from "../../root";
+import { CsvDownload } from "../../components/money/csv-download";
 import tradeStyles from "../../styles/trade.css";
 export { clientAction } from "../../lib/client-action";
 
@@ -167,6 +168,7 @@ export default function TradeTab() {
             <>
               <HistoryList items={history.items} locale={locale} />
               <LoadMore pages={history.pages} total={history.total} count={history.items.length} />
+              {root?.user ? <CsvDownload kind="orders" /> : null}
             </>
           )}
         </div>

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { checkLedger } from "../../../worker/domain/ledger/check";
 import { requestWithdrawal } from "../../../worker/domain/withdrawals/withdrawals";
 import { call, db, newUser, page, seed } from "../helpers";
-import { approve, balance, bindWallet, CARD, fundedUser, operatorToken, PASSWORD, recharge, rkey, TRC20, upload, USDT } from "./helpers";
+import { approve, balance, bindWallet, CARD, fundedUser, operatorToken, PASSWORD, recharge, rkey, TRC20, upload, USDT, openBindings } from "./helpers";
 
 beforeAll(() => seed());
 
@@ -172,6 +172,7 @@ describe("withdrawals", () => {
   it("bank withdrawals use the bank rule (0.5%) and the masked card", async () => {
     const u = await fundedUser("500");
     const card = await call("/api/user/add_bank", { name: "Ann Lee", bank: "Demo Bank", card_number: CARD, password: PASSWORD }, { token: u.token });
+    await openBindings(u.token);
     const w = await call("/api/user/withdraw", { amount: "200", bank_id: card.data.id, password: PASSWORD }, { token: u.token });
     expect(w.data).toMatchObject({ fee: "1.00", actual_amount: "199.00", channel: "bank" });
     expect(w.data.destination).toContain("**** **** **** 7894");
@@ -320,6 +321,7 @@ describe("paying a bank withdrawal", () => {
   it("operators see the full card number to pay; the user sees it masked", async () => {
     const u = await fundedUser("300");
     const card = await call("/api/user/add_bank", { name: "Ann Lee", bank: "Demo Bank", card_number: CARD, password: PASSWORD }, { token: u.token });
+    await openBindings(u.token);
     const w = await call("/api/user/withdraw", { amount: "100", bank_id: card.data.id, password: PASSWORD }, { token: u.token });
     expect(JSON.stringify(w.data)).not.toContain(CARD);
     const queue = await call("/api/admin/withdrawals?status=review&row=100", undefined, { token: u.op, method: "GET" });

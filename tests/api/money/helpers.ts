@@ -1,4 +1,6 @@
-import { call, type Answer } from "../helpers";
+import { eq } from "drizzle-orm";
+import { bank_cards, wallets } from "../../../worker/db/schema";
+import { call, db, type Answer } from "../helpers";
 import { DEMO } from "../../../scripts/seed-demo";
 
 export const USDT = 1_000_000;
@@ -52,10 +54,20 @@ export const PASSWORD = "secret123";
 export async function bindWallet(token: string, address: string = TRC20[0], password = PASSWORD) {
   const r = await call("/api/user/add_wallet", { chain: "TRC20", address, password }, { token });
   if (r.code !== 1) throw new Error(`add_wallet: ${r.msg}`);
+  await openBindings(token);
   return r.data.id as number;
 }
 
 export async function balance(token: string) {
   const me = await call("/api/user/user", {}, { token });
   return { available: me.data.balance_micro as number, locked: me.data.locked_micro as number };
+}
+
+/**
+ * Opens the user's bound addresses and cards at once. These tests are about withdrawals, not
+ * the allow-list's waiting period (tests/api/trading-limits.test.ts waits it out with the clock).
+ */
+export async function openBindings(token: string) {
+  const me = await call("/api/user/user", {}, { token });
+  await db.batch([db.update(wallets).set({ opens_at_ms: 0 }).where(eq(wallets.user_id, me.data.id)), db.update(bank_cards).set({ opens_at_ms: 0 }).where(eq(bank_cards.user_id, me.data.id))]);
 }

@@ -47,7 +47,8 @@ describe("money model", () => {
     const users: UserModel[] = [];
     for (let i = 0; i < 3; i++) {
       const u = await newUser();
-      const w = await addWallet(db, { user_id: u.id, chain: "TRC20", address: TRC20[i % 2] }, now());
+      // Bound a day and an hour ago: open for withdrawals, whatever the allow-list's wait.
+      const w = await addWallet(db, { user_id: u.id, chain: "TRC20", address: TRC20[i % 2] }, now() - 25 * 3_600_000);
       const img = await storeUpload(db, testEnv.UPLOADS, u.id, PNG, now());
       if (w.status !== "ok" || img.status !== "ok") throw new Error("setup");
       users.push({ id: u.id, wallet_id: w.wallet.id, image_id: img.upload.id, available: 0, locked: 0 });

@@ -7,7 +7,7 @@ import { requestWithdrawal } from "../../../worker/domain/withdrawals/withdrawal
 import type { Env } from "../../../worker/env";
 import { userCookie } from "../../../worker/session-cookie";
 import { call, db, newUser, page, seed, testEnv, type Answer } from "../helpers";
-import { balance, bindWallet, CARD, fundedUser, PASSWORD, rkey, TRC20, upload, USDT } from "./helpers";
+import { balance, bindWallet, CARD, fundedUser, PASSWORD, rkey, TRC20, upload, USDT, openBindings } from "./helpers";
 
 beforeAll(() => seed());
 
@@ -95,6 +95,7 @@ describe("bank card numbers at rest", () => {
   it("a bank withdrawal keeps the payout details sealed; only the operators' view opens them", async () => {
     const u = await fundedUser("300");
     const card = await call("/api/user/add_bank", { name: "Ann Lee", bank: "Demo Bank", card_number: CARD, password: PASSWORD }, { token: u.token });
+    await openBindings(u.token);
     const w = await call("/api/user/withdraw", { amount: "100", bank_id: card.data.id, password: PASSWORD }, { token: u.token });
     expect(w.code).toBe(1);
     const raw = await rawRow("withdrawals", w.data.id);
@@ -132,6 +133,7 @@ describe("bank card numbers at rest", () => {
     const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
     const ok = await callAs({ ...production, CARD_KEY: key }, "/api/user/add_bank", { name: "Ann Lee", bank: "Demo Bank", card_number: CARD, password: PASSWORD }, u.token);
     expect(ok.code).toBe(1);
+    await openBindings(u.token);
     expect(await rawRow("bank_cards", ok.data.id)).not.toContain(CARD);
     const w = await callAs({ ...production, CARD_KEY: key }, "/api/user/withdraw", { amount: "60", bank_id: ok.data.id, password: PASSWORD }, u.token);
     expect(w.data.error).toBe("insufficient_funds"); // the card opened with its key; this user has no money

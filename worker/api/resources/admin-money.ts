@@ -16,6 +16,8 @@ import { getFourEyesThreshold, setFourEyesThreshold } from "../../domain/deposit
 import { userBalances } from "../../domain/ledger/balances";
 import { checkLedger } from "../../domain/ledger/check";
 import { userStatement } from "../../domain/ledger/statement";
+import { BINDING_WAIT_MAX_HOURS, BINDING_WAIT_MIN_HOURS, getBindingWaitHours, setBindingWaitHours } from "../../domain/binding/waiting";
+import { activeExclusion } from "../../domain/limits/limits";
 import { getRules, listWithdrawalsByStatus, payoutDetailsFor, payWithdrawal, rejectWithdrawal, setRule } from "../../domain/withdrawals/withdrawals";
 import { requireOperator } from "../../middleware/auth";
 import { deliverNotices } from "../../notices";
@@ -50,6 +52,7 @@ const ChannelBody = Reason.extend({
 /** What the operator verified before crediting: the amount that arrived and its reference. */
 const ApproveBody = z.object({ amount: amount(), tx_ref: text({ max: 200 }) });
 const FourEyesBody = Reason.extend({ threshold: amount() });
+const BindingWaitBody = Reason.extend({ hours: int({ min: 1, max: 100_000 }) });
 const BankBody = Reason.extend({
   bank: optionalText(100).default(""),
   holder: optionalText(100).default(""),
@@ -136,8 +139,11 @@ export const adminMoneyApi = new Hono<AppEnv>()
     if (!user) throw new ApiError("errors.not_found", 404);
     const balances = await userBalances(db, user_id);
     const { items, total } = await userStatement(db, user_id, page);
+    // Shown, never editable: no route ends a cool-off or self-exclusion early.
+    const exclusion = await activeExclusion(db, user_id, Date.now());
     return ok(c, {
       user,
+      exclusion: exclusion && { kind: exclusion.kind, started_at_ms: exclusion.started_at_ms, until_ms: exclusion.until_ms },
       balances: { available: usdtExact(balances.available_micro), locked_trade: usdtExact(balances.locked_trade_micro), locked_pool: usdtExact(balances.locked_pool_micro), locked_withdrawal: usdtExact(balances.locked_withdrawal_micro), total: usdtExact(balances.total_micro) },
       items: items.map(lineOut),
       total,
@@ -170,13 +176,20 @@ export const adminMoneyApi = new Hono<AppEnv>()
   // Money configuration
   .on(["GET", "POST"], "/money_config", async (c) => {
     const db = c.get("db");
-    const [channels, bank, rules, four_eyes_micro] = await Promise.all([listChannels(db, { only_enabled: false }), getBankAccount(db), getRules(db), getFourEyesThreshold(db)]);
+    const [channels, bank, rules, four_eyes_micro, binding_wait_hours] = await Promise.all([listChannels(db, { only_enabled: false }), getBankAccount(db), getRules(db), getFourEyesThreshold(db), getBindingWaitHours(db)]);
     return ok(c, {
       channels: channels.map(channelOut),
       bank: { ...bank, min_amount: usdt(bank.min_amount_micro) },
       rules: { trc20: ruleOut(rules.trc20), bank: ruleOut(rules.bank) },
       four_eyes: { threshold: usdt(four_eyes_micro), threshold_micro: four_eyes_micro },
+      binding_wait: { hours: binding_wait_hours, min_hours: BINDING_WAIT_MIN_HOURS, max_hours: BINDING_WAIT_MAX_HOURS },
     });
+  })
+  .post("/binding_wait", async (c) => {
+    const { reason, hours } = read(c, BindingWaitBody);
+    const r = await setBindingWaitHours(c.get("db"), c.get("operator").id, hours, reason, Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.binding_wait_range", 200, { min: BINDING_WAIT_MIN_HOURS, max: BINDING_WAIT_MAX_HOURS }, { min_hours: BINDING_WAIT_MIN_HOURS, max_hours: BINDING_WAIT_MAX_HOURS });
+    return ok(c, { hours }, "errors.saved");
   })
   .post("/deposit_four_eyes", async (c) => {
     const { reason, threshold } = read(c, FourEyesBody);

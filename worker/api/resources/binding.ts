@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { addBankCard, addWallet, deleteBankCard, deleteWallet, listBankCards, listWallets, MAX_BOUND } from "../../domain/binding/binding";
+import { serverNow } from "../../clock";
 import { requireUser } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { id, text } from "../fields";
@@ -30,7 +31,7 @@ export const bindingApi = new Hono<AppEnv>()
     const { password, code, ...body } = read(c, WalletBody);
     // Where money may go is chosen with the password, not with a session alone.
     await requirePassword(c, password, code);
-    const r = await addWallet(c.get("db"), { user_id: c.get("user").id, ...body }, Date.now());
+    const r = await addWallet(c.get("db"), { user_id: c.get("user").id, ...body }, await serverNow(c.env, c.get("db")));
     if (r.status === "duplicate") throw new ApiError("errors.wallet_duplicate");
     if (r.status === "limit_reached") throw new ApiError("errors.limit_reached", 200, { max: MAX_BOUND });
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
@@ -48,7 +49,7 @@ export const bindingApi = new Hono<AppEnv>()
     const keys = await cardKeysOrNull(c);
     if (!keys) throw new ApiError("errors.card_unavailable", 503);
     await requirePassword(c, password, code);
-    const r = await addBankCard(c.get("db"), keys, { user_id: c.get("user").id, ...body }, Date.now());
+    const r = await addBankCard(c.get("db"), keys, { user_id: c.get("user").id, ...body }, await serverNow(c.env, c.get("db")));
     if (r.status === "duplicate") throw new ApiError("errors.card_duplicate");
     if (r.status === "limit_reached") throw new ApiError("errors.limit_reached", 200, { max: MAX_BOUND });
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);

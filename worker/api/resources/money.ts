@@ -7,6 +7,8 @@ import { listUserDeposits, submitDeposit } from "../../domain/deposits/deposits"
 import { userBalances } from "../../domain/ledger/balances";
 import { statementEntry, userStatement } from "../../domain/ledger/statement";
 import { cancelWithdrawal, getRules, listUserWithdrawals, requestWithdrawal } from "../../domain/withdrawals/withdrawals";
+import { serverNow } from "../../clock";
+import { activeExclusion } from "../../domain/limits/limits";
 import { requireUser } from "../../middleware/auth";
 import { notifyUser } from "../../ws";
 import { ApiError, ok, read } from "../envelope";
@@ -46,6 +48,10 @@ export const moneyApi = new Hono<AppEnv>()
       Date.now(),
     );
     if (r.status === "below_minimum") throw new ApiError("errors.below_minimum", 200, { min: usdt(r.min_amount_micro!) });
+    if (r.status === "self_excluded") {
+      const until_ms = (await activeExclusion(c.get("db"), user.id, Date.now()))?.until_ms ?? Date.now();
+      throw new ApiError("errors.self_excluded_deposit", 200, { until: new Date(until_ms) }, { until_ms });
+    }
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
     return ok(c, { id: r.deposit.id, deposit: depositOut(r.deposit) }, "errors.submitted");
   })
@@ -63,6 +69,8 @@ export const moneyApi = new Hono<AppEnv>()
       available_micro: balances.available_micro,
       rules: { trc20: ruleOut(rules.trc20), bank: ruleOut(rules.bank) },
       paused_until: user.withdraw_paused_until_ms > Date.now() ? user.withdraw_paused_until_ms : null,
+      // The server's time, so the page says which bound destinations are still waiting to open.
+      now_ms: await serverNow(c.env, db),
     });
   })
   .post("/withdraw", async (c) => {
@@ -73,8 +81,10 @@ export const moneyApi = new Hono<AppEnv>()
     const request_key = idempotencyKey(c);
     await requirePassword(c, body.password, body.code);
     const input = { user_id: user.id, amount_micro: body.amount, wallet_id: body.wallet_id, bank_id: body.bank_id, request_key, card_keys: await cardKeysOrNull(c) };
-    const r = await requestWithdrawal(c.get("db"), input, Date.now());
+    // The server's clock (the test clock where enabled): the allow-list's wait is tested by moving it.
+    const r = await requestWithdrawal(c.get("db"), input, await serverNow(c.env, c.get("db")));
     if (r.status === "below_minimum") throw new ApiError("errors.below_minimum", 200, { min: usdt(r.min_amount_micro) });
+    if (r.status === "destination_waiting") throw new ApiError("errors.destination_waiting", 200, { opens: new Date(r.opens_at_ms) }, { opens_at: r.opens_at_ms });
     if (r.status === "paused") throw new ApiError("errors.withdraw_paused", 200, { until: new Date(r.until_ms) }, { until: r.until_ms });
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
     if (!r.replayed) await afterResponse(c, notifyUser(c.env, user.id, { type: "balance", reason: "withdrawal" }));

@@ -14,6 +14,7 @@ import { amount, id, int, pagination } from "../fields";
 import { idempotencyKey } from "../idempotency";
 import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
+import { orderRefusalError } from "./limits";
 
 const INTERVALS = { "1m": 60_000, "5m": 300_000, "15m": 900_000, "1h": 3_600_000 } as const;
 
@@ -142,6 +143,7 @@ export const orderApi = new Hono<AppEnv>()
     if (r.status === "product_unknown") throw new ApiError("errors.not_found", 404);
     if (r.status === "price_moved") throw new ApiError("errors.price_moved", 200, { price: formatPriceE8(r.entry_price_e8) }, { price: formatPriceE8(r.entry_price_e8) });
     if (r.status === "stake_out_of_range") throw new ApiError("errors.stake_out_of_range", 200, { min: usdt(r.min_stake_micro), max: usdt(r.max_stake_micro) });
+    if (r.status === "limit_reached" || r.status === "self_excluded") throw await orderRefusalError(c, r);
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
     // No server notice here: the page that placed the order tells the user's other pages
     // over its own channel (protocol `changed`); settlement results are pushed by the hub.

@@ -12,3 +12,4 @@ export * from "./service";
 export * from "./notifications";
 export * from "./push";
 export * from "./two-factor";
+export * from "./limits";

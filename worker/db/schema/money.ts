@@ -135,6 +135,8 @@ export const wallets = sqliteTable(
     chain: text("chain").notNull(),
     address: text("address").notNull(),
     created_at_ms: integer("created_at_ms").notNull(),
+    /** Withdrawals to it are accepted from this time on: bound time + the waiting period then in force. */
+    opens_at_ms: integer("opens_at_ms").notNull().default(0),
     deleted_at_ms: integer("deleted_at_ms"),
   },
   (t) => [
@@ -157,6 +159,8 @@ export const bank_cards = sqliteTable(
     /** The last four digits, for the masked number users see. */
     card_last4: text("card_last4").notNull().default(""),
     created_at_ms: integer("created_at_ms").notNull(),
+    /** Withdrawals to it are accepted from this time on: bound time + the waiting period then in force. */
+    opens_at_ms: integer("opens_at_ms").notNull().default(0),
     deleted_at_ms: integer("deleted_at_ms"),
   },
   (t) => [

@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../identity/users";
 import { cardFingerprint, isSealed, sealCard, type CardKeys } from "./card-crypto";
 import { isTronAddress } from "../chains/tron";
 import { cardLast4, isValidCardNumber, normalizeCardNumber } from "./validate";
+import { bindingOpensAt } from "./waiting";
 
 /** Chains a user can bind for withdrawals. Only USDT on TRC20 for now (the product's withdrawal). */
 export const WALLET_CHAINS = ["TRC20"] as const;
@@ -30,7 +31,7 @@ export async function addWallet(
   if (!isTronAddress(address)) return { status: "address_invalid" };
   if ((await listWallets(db, input.user_id)).length >= MAX_BOUND) return { status: "limit_reached" };
   try {
-    const [wallet] = await db.insert(wallets).values({ user_id: input.user_id, currency: "USDT", chain, address, created_at_ms: now_ms }).returning();
+    const [wallet] = await db.insert(wallets).values({ user_id: input.user_id, currency: "USDT", chain, address, created_at_ms: now_ms, opens_at_ms: await bindingOpensAt(db, now_ms) }).returning();
     return { status: "ok", wallet };
   } catch (err) {
     if (isUniqueViolation(err, "wallets.")) return { status: "duplicate" };
@@ -74,7 +75,7 @@ export async function addBankCard(
   try {
     const [card] = await db
       .insert(bank_cards)
-      .values({ user_id: input.user_id, name: input.name.trim(), bank: input.bank.trim(), card_number, card_fingerprint, card_last4: cardLast4(number), created_at_ms: now_ms })
+      .values({ user_id: input.user_id, name: input.name.trim(), bank: input.bank.trim(), card_number, card_fingerprint, card_last4: cardLast4(number), created_at_ms: now_ms, opens_at_ms: await bindingOpensAt(db, now_ms) })
       .returning();
     return { status: "ok", card };
   } catch (err) {

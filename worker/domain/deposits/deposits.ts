@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { deposit_channels, deposits } from "../../db/schema";
 import { requestHash } from "../money/request-hash";
+import { depositRefusedByExclusion } from "../limits/limits";
 import { userDepositAddress } from "./address-book";
 import { getBankAccount } from "./bank-account";
 
@@ -23,7 +24,7 @@ export type SubmitDeposit = {
 
 export type SubmitResult =
   | { status: "ok"; deposit: Deposit; replayed: boolean }
-  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable" | "tx_hash_used" | "deposit_address_unavailable"; min_amount_micro?: number };
+  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable" | "tx_hash_used" | "deposit_address_unavailable" | "self_excluded"; min_amount_micro?: number };
 
 /**
  * A transaction hash as stored and compared: trimmed, and hexadecimal hashes (TRC20 ids,
@@ -80,6 +81,8 @@ export async function submitDeposit(db: Db, submitted: SubmitDeposit, now_ms: nu
       created_at_ms: now_ms,
     });
   } catch (err) {
+    // A cool-off or self-exclusion (the deposits trigger): no money in until it ends.
+    if (depositRefusedByExclusion(err)) return { status: "self_excluded" };
     // A concurrent submit with the same key won the race: answer as a replay.
     const raced = await findByRequest(db, input.user_id, input.request_key);
     if (raced) return raced.request_hash === hash ? { status: "ok", deposit: raced, replayed: true } : { status: "idempotency_conflict" };

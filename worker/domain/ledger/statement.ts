@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { ledger_accounts, ledger_transfers } from "../../db/schema";
@@ -82,6 +82,17 @@ export async function userStatement(db: Db, user_id: number, page: { page_no: nu
       ),
     );
   return { items: rows.flatMap((r) => toLines(r, user_id)), total };
+}
+
+/**
+ * The statement's lines of transfers made in [from_ms, to_ms), newest first, as the page lists
+ * them (the same query and lines; the CSV export reads this). At most `max_transfers`.
+ */
+export async function userStatementBetween(db: Db, user_id: number, range: { from_ms: number; to_ms: number }, max_transfers: number): Promise<StatementLine[]> {
+  const rows = await linesQuery(db, and(touches(user_id), gte(ledger_transfers.created_at_ms, range.from_ms), lt(ledger_transfers.created_at_ms, range.to_ms)))
+    .orderBy(desc(ledger_transfers.id))
+    .limit(max_transfers);
+  return rows.flatMap((r) => toLines(r, user_id));
 }
 
 /** One transfer, only if it touched this user's accounts. */

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
+import { orderRefusal, type OrderRefusal } from "../limits/limits";
 import { requestHash } from "../money/request-hash";
 import { settledNotices } from "../notifications/settled";
 import type { Exposure } from "./exposure";
@@ -58,6 +59,7 @@ export type PlaceResult =
   | { status: "ok"; order: Order; replayed: boolean }
   | { status: "product_unknown" | "market_closed" | "duration_unknown" | "insufficient_funds" | "idempotency_conflict" | "no_price" | "exposure_limit" }
   | { status: "price_stale" }
+  | OrderRefusal
   | { status: "stake_out_of_range"; min_stake_micro: number; max_stake_micro: number }
   | { status: "price_moved"; entry_price_e8: number };
 
@@ -169,7 +171,8 @@ export async function writeOrders(db: Db, items: readonly CheckedOrder[]): Promi
         return { status: "ok", order: row, replayed: false } as const;
       });
     } catch (err) {
-      if (!classifyMoneyError(err)) throw err;
+      // One refused order (funds, a replay, the user's own limit) refuses the group: each alone.
+      if (!classifyMoneyError(err) && !orderRefusal(err)) throw err;
     }
   }
   const out: PlaceResult[] = [];
@@ -182,6 +185,9 @@ async function writeOne(db: Db, o: CheckedOrder): Promise<PlaceResult> {
     const [inserted] = await db.$client.batch<Order>(orderStatements(db, o));
     return { status: "ok", order: inserted.results[0], replayed: false };
   } catch (err) {
+    const refusal = orderRefusal(err);
+    // The trigger counts a retry's own first copy against the limit: a replay answers first.
+    if (refusal) return (await replayOf(db, o.input)) ?? refusal;
     const failure = classifyMoneyError(err);
     if (failure === "insufficient_funds") return { status: "insufficient_funds" };
     if (failure === "duplicate_request" || failure === "duplicate") {
@@ -425,11 +431,22 @@ export function decide(order: Order, ticks: readonly Tick[]): Settlement {
   return { order, outcome, audit: [...audit.values()].sort((a, b) => a.ts_ms - b.ts_ms) };
 }
 
+function userOrdersWhere(user_id: number, which: "open" | "settled" | "all", range?: { from_ms: number; to_ms: number }) {
+  const status = which === "open" ? eq(orders.status, "open") : which === "settled" ? inArray(orders.status, ["won", "lost", "tie", "void"]) : undefined;
+  const within = range ? and(gte(orders.created_at_ms, range.from_ms), lt(orders.created_at_ms, range.to_ms)) : undefined;
+  return and(eq(orders.user_id, user_id), status, within);
+}
+
 export async function listUserOrders(db: Db, user_id: number, which: "open" | "settled", page: { page_no: number; row: number }) {
-  const where = which === "open" ? and(eq(orders.user_id, user_id), eq(orders.status, "open")) : and(eq(orders.user_id, user_id), inArray(orders.status, ["won", "lost", "tie", "void"]));
+  const where = userOrdersWhere(user_id, which);
   const items = await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(page.row).offset((page.page_no - 1) * page.row);
   const [{ total }] = await db.select({ total: sql<number>`count(*)` }).from(orders).where(where);
   return { items, total };
+}
+
+/** The order history's orders placed in [from_ms, to_ms), open and settled, newest first (the CSV export). */
+export async function userOrdersBetween(db: Db, user_id: number, range: { from_ms: number; to_ms: number }, max: number): Promise<Order[]> {
+  return db.select().from(orders).where(userOrdersWhere(user_id, "all", range)).orderBy(desc(orders.id)).limit(max);
 }
 
 export async function getUserOrder(db: Db, user_id: number, id: number) {

@@ -43,6 +43,7 @@ export type RequestWithdrawal = {
 export type RequestResult =
   | { status: "ok"; withdrawal: Withdrawal; replayed: boolean }
   | { status: "paused"; until_ms: number }
+  | { status: "destination_waiting"; opens_at_ms: number }
   | { status: "target_unknown" | "idempotency_conflict" | "fee_exceeds_amount" | "channel_disabled" | "insufficient_funds" | "card_unavailable" }
   | { status: "below_minimum"; min_amount_micro: number };
 
@@ -59,6 +60,8 @@ export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms
 
   const target = await resolveTarget(db, input);
   if (target.status !== "ok") return target;
+  // The allow-list: a destination bound recently opens only after its waiting period.
+  if (target.opens_at_ms > now_ms) return { status: "destination_waiting", opens_at_ms: target.opens_at_ms };
   const quote = quoteWithdrawal((await getRules(db))[target.channel], input.amount_micro);
   if (quote.status !== "ok") return quote;
 
@@ -132,7 +135,7 @@ async function pausedUntil(db: Db, user_id: number): Promise<number> {
   return user?.withdraw_paused_until_ms ?? 0;
 }
 
-type Target = { status: "ok"; channel: Channel; destination: string; payout_details: string } | { status: "target_unknown" | "card_unavailable" };
+type Target = { status: "ok"; channel: Channel; destination: string; payout_details: string; opens_at_ms: number } | { status: "target_unknown" | "card_unavailable" };
 
 async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<Target> {
   if ((input.wallet_id === null) === (input.bank_id === null)) return { status: "target_unknown" }; // exactly one target
@@ -140,7 +143,7 @@ async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<Target> 
     const w = await db.query.wallets.findFirst({ where: and(eq(wallets.id, input.wallet_id), eq(wallets.user_id, input.user_id), isNull(wallets.deleted_at_ms)) });
     if (!w || w.chain !== "TRC20") return { status: "target_unknown" };
     const destination = `${w.currency} · ${w.chain} · ${w.address}`;
-    return { status: "ok", channel: "trc20", destination, payout_details: destination };
+    return { status: "ok", channel: "trc20", destination, payout_details: destination, opens_at_ms: w.opens_at_ms };
   }
   const b = await db.query.bank_cards.findFirst({ where: and(eq(bank_cards.id, input.bank_id!), eq(bank_cards.user_id, input.user_id), isNull(bank_cards.deleted_at_ms)) });
   if (!b) return { status: "target_unknown" };
@@ -148,7 +151,7 @@ async function resolveTarget(db: Db, input: RequestWithdrawal): Promise<Target> 
   const number = await openCard(input.card_keys, b.card_number);
   if (number.status !== "ok" || !input.card_keys) return { status: "card_unavailable" };
   const payout_details = await sealCard(input.card_keys, `${b.bank} · ${b.name} · ${number.text}`);
-  return { status: "ok", channel: "bank", destination: `${b.bank} · ${b.name} · ${maskCardLast4(b.card_last4)}`, payout_details };
+  return { status: "ok", channel: "bank", destination: `${b.bank} · ${b.name} · ${maskCardLast4(b.card_last4)}`, payout_details, opens_at_ms: b.opens_at_ms };
 }
 
 /**
