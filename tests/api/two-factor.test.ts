@@ -7,7 +7,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { addressOfPrivateKey, signBip137 } from "../../worker/domain/identity/bip137";
 import { challengeText } from "../../worker/domain/identity/wallet-challenge";
 import { call, db, newUser, seed } from "./helpers";
-import { CARD, fundedUser, rkey, TRC20 } from "./money/helpers";
+import { CARD, fundedUser, openBindings, rkey, TRC20 } from "./money/helpers";
 
 beforeAll(() => seed());
 
@@ -148,6 +148,7 @@ describe("money out and the password with two-factor on", () => {
   it("withdraw refuses without a code and takes one", async () => {
     const u = await userWith2fa(await fundedUser("300"));
     const wallet = await call("/api/user/add_wallet", { chain: "TRC20", address: TRC20[1], password: u.password, code: u.next() }, { token: u.token });
+    await openBindings(u.token); // past the new address's waiting period (decision 077)
     const w = { amount: "100", wallet_id: wallet.data.id, password: u.password };
     const refused = await call("/api/user/withdraw", w, { token: u.token, headers: { "idempotency-key": rkey(), "accept-language": "th" } });
     expect(refused.data.error).toBe("two_factor_code_required");
