@@ -10,3 +10,4 @@ export * from "./promotions";
 export * from "./wallet-login";
 export * from "./service";
 export * from "./notifications";
+export * from "./devices";
