@@ -29,7 +29,7 @@ export default {
     if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
     if (pathname.startsWith("/files/")) return serveFile(request, env);
-    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, request.headers.get("cf-connecting-ip"), new URL(request.url).origin) });
+    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, request.headers.get("cf-connecting-ip"), new URL(request.url).origin, request.headers.get("user-agent")) });
   },
 
   /**

@@ -29,12 +29,21 @@ export function isInProcessRequest(headers: Headers): boolean {
  * auth and the envelope live in one place. Pages pass the session token read from their
  * httpOnly cookie as the `token` header, exactly as an API client would.
  */
-export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiCall {
+export function inProcessApi(
+  api: Api,
+  env: Env,
+  ctx: ExecutionContext,
+  client_ip: string | null = null,
+  origin = "http://internal",
+  user_agent: string | null = null,
+): ApiCall {
   return async (path, opts = {}) => {
     const headers = new Headers();
     headers.set(IN_PROCESS_HEADER, inProcessMark());
     // The visitor's address, so per-IP limits count what they do through pages too.
     if (client_ip) headers.set("cf-connecting-ip", client_ip);
+    // The visitor's browser, so a sign-in through a page records the device it came from.
+    if (user_agent) headers.set("user-agent", user_agent);
     if (opts.token) headers.set("token", opts.token);
     // A customer-service guest's token (from the page's httpOnly `pl_guest` cookie).
     if (opts.guest_token) headers.set("guest-token", opts.guest_token);

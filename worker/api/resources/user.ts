@@ -16,6 +16,7 @@ import type { AppEnv } from "../types";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
 import { issueNonce, walletLogin } from "../../domain/identity/wallet-login";
 import { handOverAtSignIn } from "./service";
+import { clientOf } from "../../domain/identity/client";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
 const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
@@ -88,7 +89,7 @@ export function userInfo(user: User, balances: UserBalances, token?: string) {
 export const userApi = new Hono<AppEnv>()
   .post("/register", limitAuthAttempts, async (c) => {
     const body = read(c, RegisterBody);
-    const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale") }, Date.now());
+    const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale"), client: clientOf(c.req.raw.headers) }, Date.now());
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     if (modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     await handOverAtSignIn(c, result.user.id);
@@ -96,7 +97,7 @@ export const userApi = new Hono<AppEnv>()
   })
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
-    const result = await loginUser(c.get("db"), body, Date.now());
+    const result = await loginUser(c.get("db"), { ...body, client: clientOf(c.req.raw.headers) }, Date.now());
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
     await handOverAtSignIn(c, result.user.id);
@@ -106,7 +107,7 @@ export const userApi = new Hono<AppEnv>()
   .post("/loginByAddr", limitAuthAttempts, async (c) => {
     const body = read(c, WalletLoginBody);
     const url = new URL(c.req.url);
-    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale") };
+    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), client: clientOf(c.req.raw.headers) };
     const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms: Date.now() });
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status !== "ok") throw new ApiError(`errors.wallet_${result.status}`);

@@ -5,6 +5,7 @@ import { users, wallet_nonces } from "../../db/schema";
 import type { LocaleKey } from "../../../locales/languages";
 import { isP2wpkhAddress } from "./bip137";
 import { clearSignInAttempts, createUserWithSession, openSession, refuseSignIn, takeSignInAttempt, type User } from "./users";
+import { UNKNOWN_CLIENT, type Client, type SignInClient } from "./client";
 import { CHALLENGE_TTL_MS, readChallenge, signatureMatches, walletAccount, type Expected, type WalletKind } from "./wallet-challenge";
 
 /**
@@ -25,7 +26,7 @@ export async function issueNonce(db: Db, now_ms: number): Promise<{ nonce: strin
   return { nonce, expires_at_ms };
 }
 
-export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null };
+export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null; client?: Client };
 
 export type WalletLoginResult =
   | { status: "ok"; user: User; token: string; created: boolean }
@@ -41,12 +42,13 @@ export async function walletLogin(db: Db, input: WalletLoginInput, expected: Exp
   const attempt = await takeSignInAttempt(db, account, expected.now_ms);
   if (attempt.status === "throttled") return attempt;
 
+  const client: SignInClient = { ...(input.client ?? UNKNOWN_CLIENT), method: "wallet" };
   const proof = await checkProof(db, { ...input, account }, expected);
   if (proof) {
-    await refuseSignIn(db, account, expected.now_ms);
+    await refuseSignIn(db, account, expected.now_ms, client);
     return proof;
   }
-  return signInWallet(db, account, input.lang, expected.now_ms);
+  return signInWallet(db, account, input.lang, expected.now_ms, client);
 }
 
 /** Everything a signature must be; null when it is all of it and the nonce is now spent. */
@@ -74,15 +76,16 @@ function liveNonce(db: Db, nonce: string, now_ms: number) {
 }
 
 /** The wallet's user, created without a password on its first sign-in. */
-async function signInWallet(db: Db, account: string, lang: LocaleKey | null, now_ms: number): Promise<WalletLoginResult> {
+async function signInWallet(db: Db, account: string, lang: LocaleKey | null, now_ms: number, client: SignInClient): Promise<WalletLoginResult> {
   const existing = await db.query.users.findFirst({ where: eq(users.account, account) });
-  if (existing) return { ...(await openSession(db, existing, now_ms)), created: false };
-  const created = await createUserWithSession(db, { account, password_hash: "", inviter_id: null, invited_with_code: "", lang }, now_ms, [clearSignInAttempts(db, account)]);
+  if (existing) return { ...(await openSession(db, existing, now_ms, [], client)), created: false };
+  const fields = { account, password_hash: "", inviter_id: null, invited_with_code: "", lang };
+  const created = await createUserWithSession(db, fields, now_ms, [clearSignInAttempts(db, account)], client);
   if (created.status === "ok") return { ...created, created: true };
   // Another first sign-in of the same wallet (another nonce) created it a moment ago.
   const raced = await db.query.users.findFirst({ where: eq(users.account, account) });
   if (!raced) throw new Error("wallet account vanished after a unique-account conflict");
-  return { ...(await openSession(db, raced, now_ms)), created: false };
+  return { ...(await openSession(db, raced, now_ms, [], client)), created: false };
 }
 
 export function isWalletAddress(kind: WalletKind, account: string): boolean {
