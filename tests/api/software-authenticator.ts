@@ -57,7 +57,7 @@ export class SoftwareAuthenticator {
     };
   }
 
-  private clientData(type: string, challenge: string) {
+  private clientData(type: string, challenge: string): Uint8Array<ArrayBuffer> {
     return new TextEncoder().encode(JSON.stringify({ type, challenge, origin: this.origin, crossOrigin: false }));
   }
 
@@ -84,7 +84,7 @@ export class SoftwareAuthenticator {
 
 const b64 = (bytes: Uint8Array) => base64urlnopad.encode(bytes);
 
-function concat(...parts: Uint8Array[]): Uint8Array {
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { localeFromLang } from "../../../locales/languages";
 import { Field, missingFields } from "../../components/form";
 import { AppLink, Screen } from "../../components/nav";
+import { PasskeySignIn } from "../../components/passkey-sign-in";
 import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
 import { safeReturnPath } from "../../lib/guard";
@@ -76,6 +77,7 @@ export default function Login() {
             {t("login_submit")}
           </button>
         </fetcher.Form>
+        <PasskeySignIn path={params.get("path") ?? ""} />
         <p className="auth-switch">
           <AppLink to={`/pages/user/login2${params.get("path") ? `?path=${encodeURIComponent(params.get("path")!)}` : ""}`}>{t("go_wallet_login")}</AppLink>
         </p>

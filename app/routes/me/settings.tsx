@@ -10,6 +10,7 @@ import { clearTokenCookie, setLocaleCookie } from "../../lib/session.server";
 import { themeChoiceOf, themeCookie } from "../../lib/theme";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useRootData } from "../../root";
+import { MenuItem } from "./account";
 export { clientAction } from "../../lib/client-action";
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -71,6 +72,9 @@ export default function Settings() {
         <h2 className="card-title">{ts("theme.title")}</h2>
         <ThemeSwitch current={root?.theme ?? "system"} />
       </section>
+      <nav className="menu card" aria-label={t("devices.title")}>
+        <MenuItem to="/pages/me/sub/devices" label={t("devices.menu")} testId="menu-devices" />
+      </nav>
       <section className="card">
         <h2 className="card-title">{t("account_section")}</h2>
         <p className="muted">{root?.user?.account}</p>
