@@ -3,6 +3,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { assertPasskey, type PasskeyOutcome } from "../lib/passkey-browser";
 import { useEnvelope, type PageEnvelope } from "../lib/use-envelope";
+import { KeyIcon } from "./device-icons";
 import { useUi } from "./ui";
 
 type Options = Parameters<typeof assertPasskey>[0];
@@ -29,13 +30,13 @@ export function PasskeySignIn({ path }: { path: string }) {
   return (
     <button
       type="button"
-      className="btn btn-plain btn-block"
+      className="btn btn-plain btn-block passkey-sign-in"
       disabled={busy}
       data-testid="passkey-sign-in"
       onClick={() => options.submit({ intent: "options" }, { method: "post", action: ACTION })}
     >
-      <span aria-hidden="true">🔑 </span>
-      {t("passkey_sign_in")}
+      <KeyIcon size={18} />
+      <span className="passkey-sign-in-text">{t("passkey_sign_in")}</span>
     </button>
   );
 }

@@ -75,6 +75,7 @@ for (const lng of ["en", "th"]) {
     await expect(page).toHaveURL(/\/pages\/user\/login/);
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
     await expect(page.getByTestId("passkey-sign-in")).toHaveText(new RegExp(auth.passkey_sign_in));
+    await page.waitForTimeout(400); // the page transition fades in
     await page.screenshot({ path: `tests/.reports/devices-login-${lng}.png` });
     await page.getByTestId("passkey-sign-in").click();
     await expect(page).toHaveURL(/\/$/);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { LaptopIcon, PhoneIcon } from "../../components/device-icons";
 import { Empty, Screen } from "../../components/nav";
 import { useUi } from "../../components/ui";
 import { api, apiOrLogin } from "../../lib/api.server";
@@ -96,7 +97,7 @@ function SessionRow({ s }: { s: SessionItem }) {
   return (
     <li className="dv-item" data-testid="session-row" data-current={s.current ? "1" : "0"}>
       <span className="dv-icon" aria-hidden="true">
-        {s.device.includes("Android") || s.device.includes("iOS") ? "📱" : "💻"}
+        {/ on (Android|iOS)$/.test(s.device) ? <PhoneIcon /> : <LaptopIcon />}
       </span>
       <div className="dv-text">
         <p className="dv-title">

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { KeyIcon } from "../../components/device-icons";
 import { Empty, Screen } from "../../components/nav";
 import { outcomeKey } from "../../components/passkey-sign-in";
 import { useUi } from "../../components/ui";
@@ -119,7 +120,7 @@ function PasskeyRow({ p }: { p: Passkey }) {
   return (
     <li className="dv-item" data-testid="passkey-row">
       <span className="dv-icon" aria-hidden="true">
-        🔑
+        <KeyIcon />
       </span>
       <div className="dv-text">
         <p className="dv-title">{p.name}</p>
