@@ -127,7 +127,7 @@ describe("new sign-in notification", () => {
 
 async function registerPasskey(token: string, name = "My phone") {
   const auth = await SoftwareAuthenticator.create();
-  const opts = await call("/api/user/passkeys/register/options", {}, { token });
+  const opts = await call("/api/user/passkeys/register/options", { password: "secret123" }, { token });
   expect(opts.code).toBe(1);
   expect(opts.data.options.rp.id).toBe("localhost");
   expect(opts.data.options.authenticatorSelection).toMatchObject({ residentKey: "required", userVerification: "required" });
@@ -142,6 +142,15 @@ async function passkeySignIn(auth: SoftwareAuthenticator, opts: { id?: string; c
 }
 
 describe("passkeys", () => {
+  it("adding one needs the login password: a session alone cannot", async () => {
+    const u = await newUser();
+    for (const body of [{}, { password: "wrong-password" }]) {
+      const r = await call("/api/user/passkeys/register/options", body, { token: u.token });
+      expect(r).toMatchObject({ code: 0, data: { error: "password_wrong" } });
+    }
+    expect(await db.select().from(webauthn_challenges).where(eq(webauthn_challenges.user_id, u.id))).toHaveLength(0);
+  });
+
   it("registers several, names, renames and removes them", async () => {
     const u = await newUser();
     const a = await registerPasskey(u.token, "Phone");
@@ -199,7 +208,7 @@ describe("passkeys", () => {
     const u = await newUser();
     const other = await newUser();
     const auth = await SoftwareAuthenticator.create();
-    const opts = (await call("/api/user/passkeys/register/options", {}, { token: u.token })).data.options;
+    const opts = (await call("/api/user/passkeys/register/options", { password: u.password }, { token: u.token })).data.options;
     const response = await auth.register(opts.challenge);
     expect((await call("/api/user/passkeys/register/verify", { response }, { token: other.token })).data.error).toBe("passkey_challenge_expired");
     const ok = await call("/api/user/passkeys/register/verify", { response: JSON.stringify(response) }, { token: u.token });
@@ -207,7 +216,7 @@ describe("passkeys", () => {
     // With no name and no user agent to take a device label from, it is called "Passkey".
     expect(ok.data.passkey.name).toBe("Passkey");
     expect((await call("/api/user/passkeys/register/verify", { response }, { token: u.token })).data.error).toBe("passkey_challenge_expired");
-    const again = (await call("/api/user/passkeys/register/options", {}, { token: u.token })).data.options;
+    const again = (await call("/api/user/passkeys/register/options", { password: u.password }, { token: u.token })).data.options;
     expect(again.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([auth.id]);
     expect((await call("/api/user/passkeys/register/verify", { response: await auth.register(again.challenge) }, { token: u.token })).data.error).toBe("passkey_exists");
   });

@@ -61,6 +61,7 @@ for (const lng of ["en", "th"]) {
     await expect(page).toHaveURL(/\/pages\/me\/sub\/passkeys$/);
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
     await page.getByTestId("passkey-name").fill("Pixel");
+    await page.getByTestId("passkey-password").fill(password);
     await page.getByTestId("add-passkey").click();
     await expect(page.getByText(errors.passkey_added)).toBeVisible();
     await expect(page.getByTestId("passkey-row")).toHaveCount(1);

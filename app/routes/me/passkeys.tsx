@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const field = (name: string) => String(form.get(name) ?? "");
   switch (field("intent")) {
     case "options":
-      return api(context, request, "/api/user/passkeys/register/options");
+      return api(context, request, "/api/user/passkeys/register/options", { password: String(form.get("password") ?? "") });
     case "verify":
       return api(context, request, "/api/user/passkeys/register/verify", { response: field("response"), name: field("name") });
     case "rename":
@@ -68,14 +68,20 @@ export default function Passkeys() {
 /** Options from the server, the browser's passkey dialog, then the new credential back to the server. */
 function AddPasskey() {
   const { t } = useTranslation("me");
+  const { t: tc } = useTranslation();
   const ui = useUi();
   const options = useFetcher<PageEnvelope<{ options: Options }>>({ key: "passkey-register-options" });
   const verify = useFetcher<PageEnvelope>({ key: "passkey-register-verify" });
+  const root = useRootData();
   const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
   const asked = useRef<unknown>(null);
+  // A wallet account without a password adds passkeys with its session alone (the API decides).
+  const needsPassword = root?.user?.has_password !== false;
   useEnvelope(verify.data, (_d, msg) => {
     ui.toast(msg);
     setName("");
+    setPassword("");
   });
   useEnvelope(options.data, async (data) => {
     if (asked.current === data) return;
@@ -92,12 +98,33 @@ function AddPasskey() {
       <div className="dv-rename">
         <input id="passkey-name" value={name} maxLength={40} placeholder={t("passkeys.name_placeholder")} onChange={(e) => setName(e.target.value)} data-testid="passkey-name" />
       </div>
+      {needsPassword ? (
+        <>
+          <label className="dv-detail" htmlFor="passkey-password">
+            {t("passkeys.password_label")}
+          </label>
+          <div className="dv-rename">
+            <input
+              id="passkey-password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              placeholder={t("passkeys.password_placeholder")}
+              onChange={(e) => setPassword(e.target.value)}
+              data-testid="passkey-password"
+            />
+          </div>
+        </>
+      ) : null}
       <button
         type="button"
         className="btn btn-primary btn-block"
         disabled={options.state !== "idle" || verify.state !== "idle"}
         data-testid="add-passkey"
-        onClick={() => options.submit({ intent: "options" }, { method: "post" })}
+        onClick={() => {
+          if (needsPassword && !password) return ui.toast(tc("incomplete"));
+          options.submit({ intent: "options", password }, { method: "post" });
+        }}
       >
         + {t("passkeys.add")}
       </button>

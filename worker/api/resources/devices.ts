@@ -28,6 +28,8 @@ import { optionalText, text } from "../fields";
 import type { AppEnv } from "../types";
 import { handOverAtSignIn } from "./service";
 import { userInfo } from "./user";
+import { confirmPassword, requirePassword } from "./money-guards";
+import { hasPassword } from "../../domain/identity/users";
 
 const RevokeBody = z.union([
   z.object({ all_others: z.union([z.literal(1), z.literal("1"), z.literal(true)]) }).transform(() => ({ all_others: true as const })),
@@ -57,6 +59,7 @@ function jsonOrNull(text: string): unknown {
   }
 }
 
+const RegisterOptionsBody = z.object({ password: confirmPassword });
 const RegisterVerifyBody = z.object({ response: credentialJson, name: optionalText(PASSKEY_NAME_MAX) });
 const LoginVerifyBody = z.object({ response: credentialJson });
 const PasskeyId = text({ max: 1400, invalid: "errors.passkey_unknown" });
@@ -85,6 +88,10 @@ export const devicesApi = new Hono<AppEnv>()
   .post("/login_history", requireUser, async (c) => ok(c, { list: await loginHistory(c.get("db"), c.get("user").id) }))
   .post("/passkeys/list", requireUser, async (c) => ok(c, { list: await listPasskeys(c.get("db"), c.get("user").id) }))
   .post("/passkeys/register/options", requireUser, limitAuthAttempts, async (c) => {
+    const { password } = read(c, RegisterOptionsBody);
+    // A passkey outlives a password change: a stolen session alone must not add one. A wallet
+    // account without a password has only its session (as when it sets its first password).
+    if (hasPassword(c.get("user"))) await requirePassword(c, password);
     const result = await passkeyRegisterOptions(c.get("db"), c.get("user"), rp(c));
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     return ok(c, { options: result.options });
