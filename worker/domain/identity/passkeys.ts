@@ -59,6 +59,22 @@ async function spendChallenge(db: Db, challenge: string, purpose: "register" | "
   return spent.length === 1;
 }
 
+/**
+ * @simplewebauthn's `expectedChallenge` callback, spending the challenge the answer carries;
+ * `refused()` then tells a spent or unknown challenge apart from any other failed check.
+ */
+function challengeSpender(db: Db, purpose: "register" | "login", user_id: number | null, now_ms: number) {
+  let refused = false;
+  return {
+    spend: async (challenge: string) => {
+      const ok = await spendChallenge(db, challenge, purpose, user_id, now_ms);
+      refused = !ok;
+      return ok;
+    },
+    refused: () => refused,
+  };
+}
+
 /** The user handle the authenticator stores with a discoverable credential: the user's id, nothing personal. */
 const userHandle = (user_id: number) => new TextEncoder().encode(`u${user_id}`);
 
@@ -93,15 +109,14 @@ export async function passkeyRegisterVerify(
   input: { response: RegistrationResponseJSON; name: string; client: Client },
   rp: RelyingParty,
 ): Promise<RegisterResult> {
-  const spent = { bad: false };
-  const expectedChallenge = async (challenge: string) => (await spendChallenge(db, challenge, "register", user.id, rp.now_ms)) || !(spent.bad = true);
+  const challenge = challengeSpender(db, "register", user.id, rp.now_ms);
   let info;
   try {
-    const verified = await verifyRegistrationResponse({ response: input.response, expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
+    const verified = await verifyRegistrationResponse({ response: input.response, expectedChallenge: challenge.spend, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
     if (!verified.verified) return { status: "passkey_invalid" };
     info = verified.registrationInfo;
   } catch {
-    return { status: spent.bad ? "passkey_challenge_expired" : "passkey_invalid" };
+    return { status: challenge.refused() ? "passkey_challenge_expired" : "passkey_invalid" };
   }
   const [{ n }] = await db.select({ n: count() }).from(passkeys).where(eq(passkeys.user_id, user.id));
   if (n >= MAX_PASSKEYS) return { status: "passkey_limit" };
@@ -165,15 +180,14 @@ async function checkAssertion(
   passkey: typeof passkeys.$inferSelect,
   rp: RelyingParty,
 ): Promise<{ status: "ok"; counter: number } | { status: PasskeyRefusal }> {
-  const spent = { bad: false };
-  const expectedChallenge = async (challenge: string) => (await spendChallenge(db, challenge, "login", null, rp.now_ms)) || !(spent.bad = true);
+  const challenge = challengeSpender(db, "login", null, rp.now_ms);
   const credential = { id: passkey.id, publicKey: new Uint8Array(base64urlnopad.decode(passkey.public_key)), counter: passkey.counter, transports: splitTransports(passkey.transports) };
   try {
     // Throws, among others, when the counter did not grow past the stored one (a cloned key).
-    const verified = await verifyAuthenticationResponse({ response, expectedChallenge, expectedOrigin: rp.origin, expectedRPID: rp.id, credential, requireUserVerification: true });
+    const verified = await verifyAuthenticationResponse({ response, expectedChallenge: challenge.spend, expectedOrigin: rp.origin, expectedRPID: rp.id, credential, requireUserVerification: true });
     return verified.verified ? { status: "ok", counter: verified.authenticationInfo.newCounter } : { status: "passkey_invalid" };
   } catch {
-    return { status: spent.bad ? "passkey_challenge_expired" : "passkey_invalid" };
+    return { status: challenge.refused() ? "passkey_challenge_expired" : "passkey_invalid" };
   }
 }
 
