@@ -103,6 +103,15 @@ describe("sign-in history", () => {
   });
 });
 
+describe("sign-in history of unknown accounts", () => {
+  it("a wrong password for an account that does not exist is refused the same way and recorded nowhere", async () => {
+    const before = (await db.select().from(login_attempts)).length;
+    const r = await login("nobody-here-x1", "wrong-password");
+    expect(r).toMatchObject({ code: 0, data: { error: "login_failed" } });
+    expect((await db.select().from(login_attempts)).length).toBe(before);
+  });
+});
+
 describe("new sign-in notification", () => {
   it("is not made for the first session, then once per new device and network", async () => {
     const u = await newUser();

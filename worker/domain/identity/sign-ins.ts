@@ -8,25 +8,44 @@ import type { Client, SignInClient, SignInMethod } from "./client";
 /** How many sign-in attempts a user's history keeps. */
 export const LOGIN_HISTORY_KEEP = 50;
 
-/**
- * The attempt's row and the pruning of everything older than the newest 50, for one batch.
- * The prune's bound is the 50th newest id: with fewer rows it is NULL and nothing goes.
- */
+/** The attempt's row and the pruning of the user's history, for one batch. */
 export function attemptRecord(db: Db, user_id: number | SQL, client: SignInClient, ok: boolean, now_ms: number): BatchItem<"sqlite">[] {
   const uid = user_id as number;
-  const fiftieth = sql`(SELECT id FROM login_attempts WHERE user_id = ${uid} ORDER BY id DESC LIMIT 1 OFFSET ${LOGIN_HISTORY_KEEP - 1})`;
-  return [
-    db.insert(login_attempts).values({ user_id: uid, at_ms: now_ms, ok: ok ? 1 : 0, method: client.method, device: client.device, ip: client.ip }),
-    db.delete(login_attempts).where(and(eq(login_attempts.user_id, uid), lt(login_attempts.id, fiftieth))),
-  ];
+  return [db.insert(login_attempts).values({ user_id: uid, at_ms: now_ms, ok: ok ? 1 : 0, method: client.method, device: client.device, ip: client.ip }), pruneHistory(db, user_id)];
 }
 
-/** A refused proof for `account`: recorded when the account exists (unknown accounts have no history). */
+/** Deletes everything older than the newest 50; the bound is the 50th newest id, NULL (nothing goes) with fewer rows. */
+function pruneHistory(db: Db, user_id: number | SQL) {
+  const uid = user_id as number;
+  const fiftieth = sql`(SELECT id FROM login_attempts WHERE user_id = ${uid} ORDER BY id DESC LIMIT 1 OFFSET ${LOGIN_HISTORY_KEEP - 1})`;
+  return db.delete(login_attempts).where(and(eq(login_attempts.user_id, uid), lt(login_attempts.id, fiftieth)));
+}
+
+/**
+ * A refused proof for `account`, recorded when the account exists (unknown accounts have no
+ * history). One batch of the same statements either way, inserting through a select, so the
+ * time a refusal takes does not tell whether the account exists.
+ */
 export async function recordFailedSignIn(db: Db, account: string, client: SignInClient, now_ms: number) {
-  const user = await db.query.users.findFirst({ where: eq(users.account, account), columns: { id: true } });
-  if (!user) return;
-  const [insert, prune] = attemptRecord(db, user.id, client, false, now_ms);
-  await db.batch([insert, prune]);
+  const user_id = sql`(SELECT id FROM users WHERE account = ${account})`;
+  await db.batch([
+    db.insert(login_attempts).select(
+      db
+        .select({
+          // NULL into the integer primary key: SQLite numbers the row.
+          id: sql<number>`NULL`.as("id"),
+          user_id: users.id,
+          at_ms: sql<number>`${now_ms}`.as("at_ms"),
+          ok: sql<number>`0`.as("ok"),
+          method: sql<SignInMethod>`${client.method}`.as("method"),
+          device: sql<string>`${client.device}`.as("device"),
+          ip: sql<string>`${client.ip}`.as("ip"),
+        })
+        .from(users)
+        .where(eq(users.account, account)),
+    ),
+    pruneHistory(db, user_id),
+  ]);
 }
 
 /** The first session of a new account: its device becomes known without a notice. */
