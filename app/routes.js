@@ -24,6 +24,7 @@ function userPages(route) {
   route("pages/user/login", "routes/auth/login.tsx"); // account login, returns to ?path=
   route("pages/user/login2", "routes/auth/wallet-login.tsx"); // wallet login: Sign-In with Ethereum, or a Bitcoin key kept on this device
   route("pages/user/register", "routes/auth/register.tsx"); // registration with an invitation code
+  route("pages/user/passkey-login", "routes/auth/passkey-login.ts"); // resource route (action only) behind the login page's "Sign in with a passkey": challenge, then the answer
 
   // Trade (tab 1) and markets (tab 2).
   route("pages/money/index", "routes/trade/trade.tsx"); // trade tab: product, chart, order sheet, open and settled orders
@@ -37,6 +38,8 @@ function userPages(route) {
   route("pages/me/sub/modify-pwd", "routes/me/change-password.tsx"); // change the login password
   route("pages/me/sub/security", "routes/me/security.tsx"); // two-factor sign-in: state, enrolment (QR, key, one code), recovery codes once, turning it off
   route("pages/me/sub/about", "routes/me/about.tsx"); // about the platform, app version
+  route("pages/me/sub/devices", "routes/me/devices.tsx"); // signed-in sessions (this device, end one, end all others) and the last 50 sign-in attempts
+  route("pages/me/sub/passkeys", "routes/me/passkeys.tsx"); // passkeys: add, rename, remove
   route("pages/me/sub/service", "routes/me/service.tsx"); // customer-service chat, open without login (a guest's conversation follows them into their account)
   route("pages/me/sub/improve-info", "routes/me/profile.tsx"); // profile completion: name, phone, email, ID photo, drawn signature; review status
   route("pages/me/sub/notifications", "routes/me/notifications.tsx"); // notification centre: deposits, withdrawals, settled orders, sign-ins, limits, operator replies; alerts on this device (Web Push) per kind

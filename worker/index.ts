@@ -31,8 +31,8 @@ export default {
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
     if (pathname.startsWith("/files/")) return serveFile(request, env);
     if (crossSitePageWrite(request)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
-    const [ip, origin] = [request.headers.get("cf-connecting-ip"), new URL(request.url).origin];
-    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin), apiFetch: inProcessFetch(api, env, ctx, ip, origin), cspNonce: newNonce() });
+    const [ip, origin, ua] = [request.headers.get("cf-connecting-ip"), new URL(request.url).origin, request.headers.get("user-agent")];
+    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin, ua), apiFetch: inProcessFetch(api, env, ctx, ip, origin, ua), cspNonce: newNonce() });
   },
 
   /**

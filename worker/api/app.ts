@@ -12,6 +12,7 @@ import { adminEarnApi } from "./resources/admin-earn";
 import { adminPromotionsApi } from "./resources/admin-promotions";
 import { indexApi } from "./resources/index";
 import { userApi } from "./resources/user";
+import { devicesApi } from "./resources/devices";
 import { moneyApi } from "./resources/money";
 import { bindingApi } from "./resources/binding";
 import { twoFactorApi } from "./resources/two-factor";
@@ -49,6 +50,7 @@ export function createApi() {
 
   app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now(), mode: modeOf(c.env) } }));
   app.route("/user", userApi);
+  app.route("/user", devicesApi);
   // Open to guests: before the /user sub-apps whose middleware requires a session.
   app.route("/user", kefuApi);
   app.route("/user", notificationsApi);

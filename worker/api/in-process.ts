@@ -31,12 +31,14 @@ export type ApiFetch = (path: string, opts?: Parameters<ApiCall>[1]) => Promise<
  * answer that is not an envelope (the CSV downloads). Pages pass the session token read from
  * their httpOnly cookie as the `token` header, exactly as an API client would.
  */
-export function inProcessFetch(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiFetch {
+export function inProcessFetch(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal", user_agent: string | null = null): ApiFetch {
   return async (path, opts = {}) => {
     const headers = new Headers();
     headers.set(IN_PROCESS_HEADER, inProcessMark());
     // The visitor's address, so per-IP limits count what they do through pages too.
     if (client_ip) headers.set("cf-connecting-ip", client_ip);
+    // The visitor's browser, so a sign-in through a page records the device it came from.
+    if (user_agent) headers.set("user-agent", user_agent);
     if (opts.token) headers.set("token", opts.token);
     // A customer-service guest's token (from the page's httpOnly `pl_guest` cookie).
     if (opts.guest_token) headers.set("guest-token", opts.guest_token);
@@ -58,8 +60,8 @@ export function inProcessFetch(api: Api, env: Env, ctx: ExecutionContext, client
  * Lets Remix loaders and actions call the Hono API without a network hop, so validation,
  * auth and the envelope live in one place.
  */
-export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal"): ApiCall {
-  const send = inProcessFetch(api, env, ctx, client_ip, origin);
+export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal", user_agent: string | null = null): ApiCall {
+  const send = inProcessFetch(api, env, ctx, client_ip, origin, user_agent);
   return async (path, opts = {}) => {
     const res = await send(path, opts);
     return { status: res.status, body: (await res.json()) as Envelope<any> };

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { localeFromLang } from "../../../locales/languages";
 import { Field, missingFields } from "../../components/form";
 import { AppLink, Screen } from "../../components/nav";
+import { PasskeySignIn } from "../../components/passkey-sign-in";
 import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
 import { safeReturnPath } from "../../lib/guard";
@@ -103,6 +104,7 @@ export default function Login() {
             </button>
           ) : null}
         </fetcher.Form>
+        <PasskeySignIn path={params.get("path") ?? ""} />
         <p className="auth-switch">
           <AppLink to={`/pages/user/login2${params.get("path") ? `?path=${encodeURIComponent(params.get("path")!)}` : ""}`}>{t("go_wallet_login")}</AppLink>
         </p>

@@ -87,6 +87,9 @@ export default function Settings() {
       <nav className="menu card" aria-label={t("limits.title")}>
         <MenuItem to="/pages/me/sub/limits" label={t("limits.title")} testId="settings-limits" />
       </nav>
+      <nav className="menu card" aria-label={t("devices.title")}>
+        <MenuItem to="/pages/me/sub/devices" label={t("devices.menu")} testId="menu-devices" />
+      </nav>
       <section className="card">
         <h2 className="card-title">{t("account_section")}</h2>
         <p className="muted">{root?.user?.account}</p>

@@ -20,6 +20,7 @@ import { handOverAtSignIn } from "./service";
 import { twoFactorOn } from "../../domain/identity/two-factor";
 import { cardKeysOrNull, confirmCode } from "./money-guards";
 import { requireCode } from "./two-factor";
+import { clientOf } from "../../domain/identity/client";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
 const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
@@ -105,7 +106,7 @@ export function userInfo(user: User, balances: UserBalances, token?: string, two
 export const userApi = new Hono<AppEnv>()
   .post("/register", limitAuthAttempts, async (c) => {
     const body = read(c, RegisterBody);
-    const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale") }, Date.now());
+    const result = await registerUser(c.get("db"), { ...body, lang: c.get("locale"), client: clientOf(c.req.raw.headers) }, Date.now());
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     if (modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     await handOverAtSignIn(c, result.user.id);
@@ -113,7 +114,7 @@ export const userApi = new Hono<AppEnv>()
   })
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
-    const result = await loginUser(c.get("db"), { ...body, keys: await cardKeysOrNull(c) }, Date.now());
+    const result = await loginUser(c.get("db"), { ...body, keys: await cardKeysOrNull(c), client: clientOf(c.req.raw.headers) }, Date.now());
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
     // The password was right, but nothing usable is issued before the second factor.
@@ -126,7 +127,7 @@ export const userApi = new Hono<AppEnv>()
   .post("/loginByAddr", limitAuthAttempts, async (c) => {
     const body = read(c, WalletLoginBody);
     const url = new URL(c.req.url);
-    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), code: body.code, keys: await cardKeysOrNull(c) };
+    const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), code: body.code, keys: await cardKeysOrNull(c), client: clientOf(c.req.raw.headers) };
     const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms: Date.now() });
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });

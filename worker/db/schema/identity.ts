@@ -51,9 +51,15 @@ export const sessions = sqliteTable(
     idle_timeout_ms: integer("idle_timeout_ms").notNull(),
     absolute_expires_at_ms: integer("absolute_expires_at_ms").notNull(),
     revoked_at_ms: integer("revoked_at_ms"),
+    /** The id the session list shows and revokes by: random, never the token hash. */
+    public_id: text("public_id"),
+    /** Browser and system from the user agent ("Chrome on Android"), and the client's /24 (IPv6 /48). */
+    device: text("device").notNull().default(""),
+    ip: text("ip").notNull().default(""),
   },
   (t) => [
     index("sessions_subject_idx").on(t.kind, t.subject_id),
+    uniqueIndex("sessions_public_id_unique").on(t.public_id),
     check("sessions_kind_check", sql`${t.kind} in ('user','operator')`),
   ],
 );

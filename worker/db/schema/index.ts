@@ -13,3 +13,4 @@ export * from "./notifications";
 export * from "./push";
 export * from "./two-factor";
 export * from "./limits";
+export * from "./devices";

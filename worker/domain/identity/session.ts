@@ -3,6 +3,7 @@ import { base64urlnopad, hex } from "@scure/base";
 import { and, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { operators, sessions, users } from "../../db/schema";
+import { UNKNOWN_CLIENT, type Client } from "./client";
 
 export type SessionKind = "user" | "operator";
 
@@ -27,11 +28,19 @@ export function hashSessionToken(token: string): string {
   return hex.encode(sha256(new TextEncoder().encode(token)));
 }
 
+/** The id a session is listed and ended by: random, so it says nothing about the token. */
+export function newSessionPublicId(): string {
+  return base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(12)));
+}
+
 /** The insert for a new session, to run alone or inside a caller's batch. */
-export function sessionInsert(db: Db, kind: SessionKind, subject_id: number | SQL, token: string, now_ms: number) {
+export function sessionInsert(db: Db, kind: SessionKind, subject_id: number | SQL, token: string, now_ms: number, client: Client = UNKNOWN_CLIENT) {
   const policy = SESSION_POLICY[kind];
   return db.insert(sessions).values({
     token_hash: hashSessionToken(token),
+    public_id: newSessionPublicId(),
+    device: client.device,
+    ip: client.ip,
     kind,
     subject_id: subject_id as number,
     created_at_ms: now_ms,

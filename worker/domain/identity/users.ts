@@ -10,6 +10,11 @@ import { spendSecondFactor } from "./two-factor";
 import type { CardKeys } from "../binding/card-crypto";
 import type { LocaleKey } from "../../../locales/languages";
 import { userAccountInserts } from "../ledger/accounts";
+import { UNKNOWN_CLIENT, type Client, type SignInClient } from "./client";
+import { attemptRecord, firstDevice, recordFailedSignIn, signInRecords } from "./sign-ins";
+
+/** Scripts and tests that pass no client sign in as an unknown password client. */
+const NO_CLIENT: SignInClient = { ...UNKNOWN_CLIENT, method: "password" };
 
 export type User = typeof users.$inferSelect;
 
@@ -23,7 +28,7 @@ export type RegisterResult =
  */
 export async function registerUser(
   db: Db,
-  input: { account: string; password: string; invite_code: string; lang: LocaleKey | null },
+  input: { account: string; password: string; invite_code: string; lang: LocaleKey | null; client?: Client },
   now_ms: number,
 ): Promise<RegisterResult> {
   const account = normalizeAccount(input.account);
@@ -42,6 +47,8 @@ export async function registerUser(
     db,
     { account, password_hash: hashPassword(input.password), inviter_id: invite.owner_user_id, invited_with_code: invite.code, lang: input.lang },
     now_ms,
+    [],
+    { ...(input.client ?? UNKNOWN_CLIENT), method: "password" },
   );
   return created.status === "ok" ? created : { status: "account_taken" };
 }
@@ -59,6 +66,7 @@ export async function createUserWithSession(
   input: NewUser,
   now_ms: number,
   alongside: BatchItem<"sqlite">[] = [],
+  client: SignInClient = NO_CLIENT,
 ): Promise<{ status: "ok"; user: User; token: string } | { status: "account_taken" }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const own_code = newInviteCode();
@@ -71,8 +79,11 @@ export async function createUserWithSession(
           .values({ ...input, invite_code: own_code, created_at_ms: now_ms, password_changed_at_ms: now_ms })
           .returning(),
         db.insert(invite_codes).values({ code: own_code, owner_user_id: user_id, created_at_ms: now_ms }),
-        sessionInsert(db, "user", user_id, token, now_ms),
+        sessionInsert(db, "user", user_id, token, now_ms, client),
         ...userAccountInserts(db, user_id, now_ms),
+        // The first session's device is known from the start: no new-sign-in notice for it.
+        firstDevice(db, user_id, client, now_ms),
+        ...attemptRecord(db, user_id, client, true, now_ms),
         ...alongside,
       ]);
       return { status: "ok", user: inserted[0], token };
@@ -96,7 +107,8 @@ export type LoginResult =
  * and issues nothing; its attempt stays counted (only a full sign-in clears the count), so
  * a known password does not buy unlimited code guesses.
  */
-export async function loginUser(db: Db, input: { account: string; password: string; code?: string; keys: CardKeys | null }, now_ms: number): Promise<LoginResult> {
+export async function loginUser(db: Db, input: { account: string; password: string; code?: string; keys: CardKeys | null; client?: Client }, now_ms: number): Promise<LoginResult> {
+  const client: SignInClient = { ...(input.client ?? UNKNOWN_CLIENT), method: "password" };
   const account = normalizeAccount(input.account);
   const attempt = await takeSignInAttempt(db, account, now_ms);
   if (attempt.status === "throttled") return attempt;
@@ -105,11 +117,11 @@ export async function loginUser(db: Db, input: { account: string; password: stri
   // Unknown accounts, and wallet accounts without a password (""), cost one hash too, so
   // timing does not tell which accounts exist or how they sign in.
   const valid = user && hasPassword(user) ? verifyPassword(input.password, user.password_hash) : verifyAgainstDummy(input.password);
-  if (!user || !valid) return refuseSignIn(db, account, now_ms);
+  if (!user || !valid) return refuseSignIn(db, account, now_ms, client);
   const second = await spendSecondFactor(db, input.keys, user.id, input.code ?? "", now_ms);
   if (second === "missing") return { status: "need_2fa" };
-  if (second === "wrong") return refuseSignIn(db, account, now_ms);
-  return openSession(db, user, now_ms, rehashOnLogin(db, user, input.password));
+  if (second === "wrong") return refuseSignIn(db, account, now_ms, client);
+  return openSession(db, user, now_ms, rehashOnLogin(db, user, input.password), client);
 }
 
 /**
@@ -122,8 +134,9 @@ export async function takeSignInAttempt(db: Db, account: string, now_ms: number)
 }
 
 /** A refused proof keeps its attempt; the one that fills the window locks the account. */
-export async function refuseSignIn(db: Db, account: string, now_ms: number): Promise<{ status: "failed" }> {
+export async function refuseSignIn(db: Db, account: string, now_ms: number, client: SignInClient = NO_CLIENT): Promise<{ status: "failed" }> {
   await failedAttempt(db, userThrottleKey(account), now_ms);
+  await recordFailedSignIn(db, account, client, now_ms);
   return { status: "failed" };
 }
 
@@ -132,10 +145,14 @@ export function clearSignInAttempts(db: Db, account: string) {
   return succeededAttempt(db, userThrottleKey(account));
 }
 
-/** A new session for a user who has proven who they are, in one batch with `alongside`. */
-export async function openSession(db: Db, user: User, now_ms: number, alongside: BatchItem<"sqlite">[] = []) {
+/**
+ * A new session for a user who has proven who they are, in one batch with `alongside` and the
+ * sign-in's records (history, and a notice for a device not seen before).
+ */
+export async function openSession(db: Db, user: User, now_ms: number, alongside: BatchItem<"sqlite">[] = [], client: SignInClient = NO_CLIENT) {
   const token = newSessionToken();
-  await db.batch([sessionInsert(db, "user", user.id, token, now_ms), clearSignInAttempts(db, user.account), ...alongside]);
+  const records = await signInRecords(db, user.id, client, now_ms);
+  await db.batch([sessionInsert(db, "user", user.id, token, now_ms, client), clearSignInAttempts(db, user.account), ...records, ...alongside]);
   return { status: "ok" as const, user, token };
 }
 

@@ -7,6 +7,7 @@ import { isP2wpkhAddress } from "./bip137";
 import { clearSignInAttempts, createUserWithSession, openSession, refuseSignIn, takeSignInAttempt, type User } from "./users";
 import { spendSecondFactor } from "./two-factor";
 import type { CardKeys } from "../binding/card-crypto";
+import { UNKNOWN_CLIENT, type Client, type SignInClient } from "./client";
 import { CHALLENGE_TTL_MS, readChallenge, signatureMatches, walletAccount, type Expected, type WalletKind } from "./wallet-challenge";
 
 /**
@@ -28,7 +29,7 @@ export async function issueNonce(db: Db, now_ms: number): Promise<{ nonce: strin
 }
 
 /** `code`: the second factor of an account with two-factor on (decision 068), sent with the same signed challenge. */
-export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null; code?: string; keys?: CardKeys | null };
+export type WalletLoginInput = { kind: WalletKind; account: string; message: string; signature: string; lang: LocaleKey | null; code?: string; keys?: CardKeys | null; client?: Client };
 
 export type WalletLoginResult =
   | { status: "ok"; user: User; token: string; created: boolean }
@@ -45,9 +46,10 @@ export async function walletLogin(db: Db, input: WalletLoginInput, expected: Exp
   const attempt = await takeSignInAttempt(db, account, expected.now_ms);
   if (attempt.status === "throttled") return attempt;
 
+  const client: SignInClient = { ...(input.client ?? UNKNOWN_CLIENT), method: "wallet" };
   const proof = await checkProof(db, { ...input, account }, expected);
   if (proof.status !== "ok") {
-    await refuseSignIn(db, account, expected.now_ms);
+    await refuseSignIn(db, account, expected.now_ms, client);
     return proof;
   }
   // With two-factor on, the nonce stays unspent until the code is right: the page sends the
@@ -55,11 +57,11 @@ export async function walletLogin(db: Db, input: WalletLoginInput, expected: Exp
   const second = await secondFactorOf(db, input.keys ?? null, account, input.code ?? "", expected.now_ms);
   if (second === "missing") return { status: "need_2fa" };
   if (second === "wrong") {
-    await refuseSignIn(db, account, expected.now_ms);
+    await refuseSignIn(db, account, expected.now_ms, client);
     return { status: "code_wrong" };
   }
   if (!(await spendNonce(db, proof.nonce, expected.now_ms))) return { status: "challenge_expired" };
-  return signInWallet(db, account, input.lang, expected.now_ms);
+  return signInWallet(db, account, input.lang, expected.now_ms, client);
 }
 
 /** Everything a signature must be, over a live nonce (not spent here). */
@@ -97,15 +99,16 @@ function liveNonce(db: Db, nonce: string, now_ms: number) {
 }
 
 /** The wallet's user, created without a password on its first sign-in. */
-async function signInWallet(db: Db, account: string, lang: LocaleKey | null, now_ms: number): Promise<WalletLoginResult> {
+async function signInWallet(db: Db, account: string, lang: LocaleKey | null, now_ms: number, client: SignInClient): Promise<WalletLoginResult> {
   const existing = await db.query.users.findFirst({ where: eq(users.account, account) });
-  if (existing) return { ...(await openSession(db, existing, now_ms)), created: false };
-  const created = await createUserWithSession(db, { account, password_hash: "", inviter_id: null, invited_with_code: "", lang }, now_ms, [clearSignInAttempts(db, account)]);
+  if (existing) return { ...(await openSession(db, existing, now_ms, [], client)), created: false };
+  const fields = { account, password_hash: "", inviter_id: null, invited_with_code: "", lang };
+  const created = await createUserWithSession(db, fields, now_ms, [clearSignInAttempts(db, account)], client);
   if (created.status === "ok") return { ...created, created: true };
   // Another first sign-in of the same wallet (another nonce) created it a moment ago.
   const raced = await db.query.users.findFirst({ where: eq(users.account, account) });
   if (!raced) throw new Error("wallet account vanished after a unique-account conflict");
-  return { ...(await openSession(db, raced, now_ms)), created: false };
+  return { ...(await openSession(db, raced, now_ms, [], client)), created: false };
 }
 
 export function isWalletAddress(kind: WalletKind, account: string): boolean {
