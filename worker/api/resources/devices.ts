@@ -30,6 +30,8 @@ import { handOverAtSignIn } from "./service";
 import { userInfo } from "./user";
 import { confirmCode, confirmPassword, requirePassword } from "./money-guards";
 import { requireCode } from "./two-factor";
+import { afterResponse } from "../idempotency";
+import { deliverNotices } from "../../notices";
 import { hasPassword } from "../../domain/identity/users";
 
 const RevokeBody = z.union([
@@ -122,9 +124,11 @@ export const devicesApi = new Hono<AppEnv>()
   .post("/passkey_login/verify", limitAuthAttempts, async (c) => {
     const body = read(c, LoginVerifyBody);
     const response = body.response as unknown as AuthenticationResponseJSON;
-    const result = await passkeyLogin(c.get("db"), response, clientOf(c.req.raw.headers), rp(c));
+    const party = rp(c);
+    const result = await passkeyLogin(c.get("db"), response, clientOf(c.req.raw.headers), party);
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     await handOverAtSignIn(c, result.user.id);
+    await afterResponse(c, deliverNotices(c.env, [result.user.id], party.now_ms));
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
   });

@@ -18,6 +18,8 @@ import { int } from "../fields";
 import { usdtExact } from "../present";
 import type { AppEnv } from "../types";
 import { confirmCode, confirmPassword, requirePassword } from "./money-guards";
+import { afterResponse } from "../idempotency";
+import { deliverNotices } from "../../notices";
 
 /** Counts, not money: the open-orders limit. */
 const MAX_OPEN_ORDERS_CEILING = 1_000;
@@ -144,6 +146,9 @@ export async function orderRefusalError(c: Context<AppEnv>, r: OrderRefusal): Pr
     const until_ms = (await activeExclusion(db, user_id, Date.now()))?.until_ms ?? Date.now();
     return new ApiError("errors.self_excluded", 200, { until: new Date(until_ms) }, { until_ms });
   }
-  const resets_at_ms = await noteLimitReached(db, user_id, r.limit, Date.now());
+  const now_ms = Date.now();
+  const resets_at_ms = await noteLimitReached(db, user_id, r.limit, now_ms);
+  // The first refusal in a period wrote a notice: the badge and the push hear it.
+  await afterResponse(c, deliverNotices(c.env, [user_id], now_ms));
   return new ApiError(`errors.trading_limit_${r.limit}`, 200, { resets: new Date(resets_at_ms) }, { limit: r.limit, resets_at_ms });
 }

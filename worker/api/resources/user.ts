@@ -17,6 +17,8 @@ import { limitAuthAttempts } from "../../middleware/rate-limit";
 import { setInviterLater } from "../../domain/identity/invitation";
 import { issueNonce, walletLogin } from "../../domain/identity/wallet-login";
 import { handOverAtSignIn } from "./service";
+import { afterResponse } from "../idempotency";
+import { deliverNotices } from "../../notices";
 import { twoFactorOn } from "../../domain/identity/two-factor";
 import { cardKeysOrNull, confirmCode } from "./money-guards";
 import { requireCode } from "./two-factor";
@@ -114,12 +116,15 @@ export const userApi = new Hono<AppEnv>()
   })
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
-    const result = await loginUser(c.get("db"), { ...body, keys: await cardKeysOrNull(c), client: clientOf(c.req.raw.headers) }, Date.now());
+    const now_ms = Date.now();
+    const result = await loginUser(c.get("db"), { ...body, keys: await cardKeysOrNull(c), client: clientOf(c.req.raw.headers) }, now_ms);
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
     // The password was right, but nothing usable is issued before the second factor.
     if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });
     await handOverAtSignIn(c, result.user.id);
+    // A sign-in from a device not seen before wrote a notice: the badge and the push hear it.
+    await afterResponse(c, deliverNotices(c.env, [result.user.id], now_ms));
     const two_factor = await twoFactorOn(c.get("db"), result.user.id);
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
   })
@@ -128,13 +133,16 @@ export const userApi = new Hono<AppEnv>()
     const body = read(c, WalletLoginBody);
     const url = new URL(c.req.url);
     const input = { kind: body.type, account: body.account, message: body.message, signature: body.signature, lang: c.get("locale"), code: body.code, keys: await cardKeysOrNull(c), client: clientOf(c.req.raw.headers) };
-    const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms: Date.now() });
+    const now_ms = Date.now();
+    const result = await walletLogin(c.get("db"), input, { domain: url.host, origin: url.origin, now_ms });
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });
     if (result.status === "code_wrong") throw new ApiError("errors.two_factor_code_wrong");
     if (result.status !== "ok") throw new ApiError(`errors.wallet_${result.status}`);
     if (result.created && modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     await handOverAtSignIn(c, result.user.id);
+    // A sign-in from a device not seen before wrote a notice: the badge and the push hear it.
+    await afterResponse(c, deliverNotices(c.env, [result.user.id], now_ms));
     const two_factor = await twoFactorOn(c.get("db"), result.user.id);
     return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
   })
