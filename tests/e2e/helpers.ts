@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
 import { readFileSync } from "node:fs";
 
 /** A locale file, read from disk (the tests check what users see, in their words). */
@@ -54,4 +55,34 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] }, resultTypes: ["violations"] })
       .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target.map(String) })) }))),
   );
+}
+
+/** What an authenticator app shows for `key` at `at_ms` (the test is the user's phone). */
+export function appCode(key: string, at_ms = Date.now()): string {
+  return new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: at_ms });
+}
+
+/** Near a step's end the code would change under the form: wait for a fresh step. */
+export async function freshStep(page: Page) {
+  const left_ms = 30_000 - (Date.now() % 30_000);
+  if (left_ms < 8_000) await page.waitForTimeout(left_ms + 200);
+}
+
+/**
+ * Funds a user through the API as a client would: their recharge with a screenshot, approved
+ * by the demo operator (money.spec.ts walks deposits through the pages).
+ */
+export async function fund(request: APIRequestContext, account: string, password: string, amount: string) {
+  const login = await (await request.post("/api/user/login", { data: { account, password } })).json();
+  const token = login.data.userinfo.token as string;
+  const file = { name: "shot.png", mimeType: "image/png", buffer: readFileSync(new URL("../fixtures/uploads/png-rgb.png", import.meta.url)) };
+  const upload = await (await request.post("/api/common/upload", { headers: { token }, multipart: { file } })).json();
+  const channels = await (await request.post("/api/index/recharge_way")).json();
+  const channel = channels.data.find((c: { chain: string }) => c.chain === "TRC20");
+  const tx_hash = "0x" + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const deposit = await (await request.post("/api/user/recharge", { headers: { token, "idempotency-key": `e2e-${tx_hash.slice(2, 18)}` }, data: { channel_id: channel.id, amount, tx_hash, image: upload.data.url } })).json();
+  const op = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
+  const approved = await (await request.post(`/api/admin/deposits/${deposit.data.id}/approve`, { headers: { token: op.data.token }, data: { amount, tx_ref: `e2e-${deposit.data.id}` } })).json();
+  expect(approved.code, approved.msg).toBe(1);
+  return token;
 }

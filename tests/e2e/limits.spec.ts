@@ -1,29 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { open, register, words } from "./helpers";
+import { fund, open, register, words } from "./helpers";
 
-const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL("./artifacts/limits/", import.meta.url));
-
-/**
- * Funds a user through the API as a client would: their recharge with a screenshot, approved
- * by the demo operator. The journey is about limits, not deposits (money.spec.ts walks those).
- */
-async function fund(request: APIRequestContext, account: string, password: string, amount: string) {
-  const login = await (await request.post("/api/user/login", { data: { account, password } })).json();
-  const token = login.data.userinfo.token as string;
-  const file = { name: "shot.png", mimeType: "image/png", buffer: readFileSync(SCREENSHOT) };
-  const upload = await (await request.post("/api/common/upload", { headers: { token }, multipart: { file } })).json();
-  const channels = await (await request.post("/api/index/recharge_way")).json();
-  const channel = channels.data.find((c: { chain: string }) => c.chain === "TRC20");
-  const tx_hash = "0x" + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
-  const deposit = await (await request.post("/api/user/recharge", { headers: { token, "idempotency-key": `e2e-${tx_hash.slice(2, 18)}` }, data: { channel_id: channel.id, amount, tx_hash, image: upload.data.url } })).json();
-  const op = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
-  const approved = await (await request.post(`/api/admin/deposits/${deposit.data.id}/approve`, { headers: { token: op.data.token }, data: { amount, tx_ref: `e2e-${deposit.data.id}` } })).json();
-  expect(approved.code, approved.msg).toBe(1);
-  return token;
-}
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });

@@ -130,6 +130,14 @@ for (const { lng, browserLocale } of LANGUAGES) {
     const owned = await visitor.getByTestId("sv-list").getAttribute("data-conversation");
     await open(op, `/admin/service?id=${owned}`);
     await expect(op.getByTestId("sv-customer")).toContainText("demo");
+    // The me tab's badge also counts the shared demo account's unread notices (decision 083):
+    // read them first, so the badge counts this reply alone.
+    await open(visitor, "/pages/me/sub/notifications");
+    const readAll = visitor.getByTestId("notices-read-all");
+    if (await readAll.isVisible()) {
+      await readAll.click();
+      await expect(readAll).toHaveCount(0);
+    }
     await open(visitor, "/pages/me/index");
     await expect(visitor.getByTestId("service-badge")).toHaveCount(0);
     const followUp = `Found it ${mark}`;

@@ -1,11 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { Secret, TOTP } from "otpauth";
-import { axeViolations, open, register, words } from "./helpers";
-
-/** What an authenticator app shows for `key` at `at_ms` (the test is the user's phone). */
-function appCode(key: string, at_ms = Date.now()): string {
-  return new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: at_ms });
-}
+import { appCode, axeViolations, freshStep, open, register, words } from "./helpers";
 
 /** Turns two-factor on from the security page; answers the key the page showed. */
 async function enable(page: Page, lng: string): Promise<string> {
@@ -31,12 +25,6 @@ async function logOut(page: Page, lng: string) {
 async function accessible(page: Page) {
   const bad = (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   expect(bad).toEqual([]);
-}
-
-/** Near a step's end the code would change under the form: wait for a fresh step. */
-async function freshStep(page: Page) {
-  const left_ms = 30_000 - (Date.now() % 30_000);
-  if (left_ms < 8_000) await page.waitForTimeout(left_ms + 200);
 }
 
 for (const lng of ["en", "th"] as const) {
