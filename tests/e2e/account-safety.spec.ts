@@ -6,7 +6,7 @@
  * limits, notifications.)
  */
 import { expect, test } from "@playwright/test";
-import { appCode, freshStep, fund, open, register, words } from "./helpers";
+import { appCode, freshStep, fund, open, register, signOut, words } from "./helpers";
 
 for (const lng of ["en", "th"] as const) {
   test(`account safety (${lng}): two-factor, sessions, a daily stake limit`, async ({ page }) => {
@@ -34,10 +34,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_on);
 
     // Signed out, the password alone is not enough; the app's next code signs in.
-    await open(page, "/pages/me/sub/setting");
-    await page.getByRole("button", { name: me.logout }).click();
-    await page.getByRole("button", { name: common.confirm }).click();
-    await expect(page).toHaveURL(/\/pages\/user\/login$/);
+    await signOut(page, lng);
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
     await page.getByLabel(auth.account).fill(name);
     await page.getByLabel(auth.password, { exact: true }).fill(password);

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { readFileSync } from "node:fs";
 
@@ -85,4 +85,24 @@ export async function fund(request: APIRequestContext, account: string, password
   const approved = await (await request.post(`/api/admin/deposits/${deposit.data.id}/approve`, { headers: { token: op.data.token }, data: { amount, tx_ref: `e2e-${deposit.data.id}` } })).json();
   expect(approved.code, approved.msg).toBe(1);
   return token;
+}
+
+/** The console in its own desktop browser context, signed in as the demo operator. */
+export async function operatorPage(browser: Browser): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
+  const page = await ctx.newPage();
+  await open(page, "/admin/login");
+  await page.getByLabel(words("en", "admin").account).fill("operator");
+  await page.getByLabel(words("en", "admin").password, { exact: true }).fill("operator12345");
+  await page.getByRole("button", { name: words("en", "admin").login_submit }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  return page;
+}
+
+/** Signs out from the settings page (with its confirm), landing on the login page. */
+export async function signOut(page: Page, lng = "en") {
+  await open(page, "/pages/me/sub/setting");
+  await page.getByRole("button", { name: words(lng, "me").logout }).click();
+  await page.getByRole("button", { name: words(lng, "common").confirm }).click();
+  await expect(page).toHaveURL(/\/pages\/user\/login$/);
 }

@@ -1,21 +1,9 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, register, words } from "./helpers";
+import { open, operatorPage, register, words } from "./helpers";
 
 const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 const TRC20 = "TCvAsN4KpsZMAYTpHeEYgt1YuoBPF4HT9S";
-
-/** The console in its own desktop browser context, signed in as the demo operator. */
-async function operatorPage(browser: Browser): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
-  const page = await ctx.newPage();
-  await open(page, "/admin/login");
-  await page.getByLabel(words("en", "admin").account).fill("operator");
-  await page.getByLabel(words("en", "admin").password, { exact: true }).fill("operator12345");
-  await page.getByRole("button", { name: words("en", "admin").login_submit }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
 
 for (const lng of ["en", "ja"] as const) {
   test(`money journey (${lng}): bind, recharge, approve, withdraw, pay, records`, async ({ page, browser }) => {

@@ -1,21 +1,9 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, register, words } from "./helpers";
+import { open, operatorPage, register, words } from "./helpers";
 
 const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 const SHOTS = fileURLToPath(new URL("./artifacts/notifications/", import.meta.url));
-
-/** The console in its own desktop browser context, signed in as the demo operator. */
-async function operatorPage(browser: Browser): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
-  const page = await ctx.newPage();
-  await open(page, "/admin/login");
-  await page.getByLabel(words("en", "admin").account).fill("operator");
-  await page.getByLabel(words("en", "admin").password, { exact: true }).fill("operator12345");
-  await page.getByRole("button", { name: words("en", "admin").login_submit }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
 
 /** A crypto recharge of `amount` with a screenshot, waiting for review. */
 async function recharge(page: Page, amount: string) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { appCode, axeViolations, freshStep, open, register, words } from "./helpers";
+import { appCode, axeViolations, freshStep, open, register, signOut, words } from "./helpers";
 
 /** Turns two-factor on from the security page; answers the key the page showed. */
 async function enable(page: Page, lng: string): Promise<string> {
@@ -12,13 +12,6 @@ async function enable(page: Page, lng: string): Promise<string> {
   await page.getByTestId("recovery-codes-done").click();
   await expect(page.getByTestId("two-factor-state")).toHaveText(words(lng, "me").security.state_on);
   return key;
-}
-
-async function logOut(page: Page, lng: string) {
-  await open(page, "/pages/me/sub/setting");
-  await page.getByRole("button", { name: words(lng, "me").logout }).click();
-  await page.getByRole("button", { name: words(lng, "common").confirm }).click();
-  await expect(page).toHaveURL(/\/pages\/user\/login$/);
 }
 
 /** No serious or critical WCAG 2 A/AA finding on what the page shows now. */
@@ -68,10 +61,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(page.getByTestId("recovery-left")).toHaveText(me.security.recovery_left.replace("{{n}}", "10"));
 
     // Sign out.
-    await open(page, "/pages/me/sub/setting");
-    await page.getByRole("button", { name: me.logout }).click();
-    await page.getByRole("button", { name: common.confirm }).click();
-    await expect(page).toHaveURL(/\/pages\/user\/login$/);
+    await signOut(page, lng);
 
     // The password alone does not sign in: the second step asks for the code.
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
@@ -103,7 +93,7 @@ test("two-factor on a wallet account: the device key's signature, then the code"
   await page.getByRole("button", { name: auth.device_key_use }).click();
   await expect(page).toHaveURL(/\/$/);
   const key = await enable(page, "en");
-  await logOut(page, "en");
+  await signOut(page, "en");
 
   await open(page, "/pages/user/login2");
   await page.getByRole("button", { name: auth.device_key_use }).click();

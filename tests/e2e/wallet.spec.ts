@@ -3,7 +3,7 @@ import { createBase58check } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { privateKeyToAccount } from "viem/accounts";
 import { addressOfPrivateKey } from "../../worker/domain/identity/bip137";
-import { open, words } from "./helpers";
+import { open, signOut, words } from "./helpers";
 
 const en_auth = words("en", "auth");
 const en_me = words("en", "me");
@@ -45,13 +45,6 @@ async function injectWallet(page: Page, opts: { reject?: string; names?: string[
   );
 }
 
-async function logOut(page: Page) {
-  await open(page, "/pages/me/sub/setting");
-  await page.getByRole("button", { name: en_me.logout }).click();
-  await page.getByRole("button", { name: en_common.confirm }).click();
-  await expect(page).toHaveURL(/\/pages\/user\/login$/);
-}
-
 /** The me tab's account name; a 42-character address must not widen the page past the phone. */
 async function accountName(page: Page) {
   await open(page, "/pages/me/index");
@@ -75,7 +68,7 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   const address = wallet.address.toLowerCase();
   expect(await accountName(page)).toBe(address);
 
-  await logOut(page);
+  await signOut(page);
   await open(page, "/pages/user/login2");
   await page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -100,7 +93,7 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   await page.getByRole("button", { name: en_me.pwd_set_submit }).click();
   // Success goes back to where the user came from.
   await expect(page).toHaveURL(/\/pages\/me\/index$/);
-  await logOut(page);
+  await signOut(page);
   await page.getByLabel(en_auth.account).fill(address);
   await page.getByLabel(en_auth.password, { exact: true }).fill("wallet123");
   await page.getByRole("button", { name: en_auth.login_submit }).click();
@@ -127,7 +120,7 @@ test("without a wallet, a key made on this device signs in, and signs in again f
   await expect(page).toHaveURL(/\/$/);
   expect(await accountName(page)).toBe(address);
 
-  await logOut(page);
+  await signOut(page);
   await open(page, "/pages/user/login2");
   await expect(page.getByTestId("device-address")).toHaveText(address);
   await page.getByRole("button", { name: en_auth.device_key_use }).click();
@@ -135,7 +128,7 @@ test("without a wallet, a key made on this device signs in, and signs in again f
   expect(await accountName(page)).toBe(address);
 
   // The export sits behind a confirmation, and what it shows is this address's key.
-  await logOut(page);
+  await signOut(page);
   await open(page, "/pages/user/login2");
   await page.getByRole("button", { name: en_auth.device_key_export }).click();
   await expect(page.getByRole("alertdialog")).toContainText(en_auth.device_key_export_confirm);
