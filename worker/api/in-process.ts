@@ -1,6 +1,9 @@
 import type { Env } from "../env";
 import type { Api } from "./app";
 import type { Envelope } from "./envelope";
+import { IN_PROCESS_HEADER, inProcessMark } from "./in-process-mark";
+
+export { isInProcessRequest } from "./in-process-mark";
 
 export type ApiResult<T = any> = { status: number; body: Envelope<T> };
 
@@ -8,21 +11,6 @@ export type ApiCall = <T = any>(
   path: string,
   opts?: { body?: Record<string, unknown> | FormData; token?: string | null; lang?: string; method?: "GET" | "POST"; guest_token?: string | null },
 ) => Promise<ApiResult<T>>;
-
-/**
- * Marks a call as in-process (a page's loader or action): a value made at start-up that never
- * leaves this isolate, so no outside request can carry it. The request URL cannot say so any
- * more: in-process calls carry the page's own origin.
- */
-export const IN_PROCESS_HEADER = "x-in-process";
-let mark: string | null = null;
-// Made at first use: workerd allows no random values in global scope.
-const inProcessMark = () => (mark ??= crypto.randomUUID());
-
-/** Whether the API request came from `inProcessApi` (a page), not from a client. */
-export function isInProcessRequest(headers: Headers): boolean {
-  return headers.get(IN_PROCESS_HEADER) === inProcessMark();
-}
 
 export type ApiFetch = (path: string, opts?: Parameters<ApiCall>[1]) => Promise<Response>;
 

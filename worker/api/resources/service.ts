@@ -15,7 +15,7 @@ import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
 import { guestCookie } from "../../service-cookie";
 import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
-import { isInProcessRequest } from "../in-process";
+import { isInProcessRequest } from "../in-process-mark";
 import type { AppEnv } from "../types";
 import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
 
