@@ -1,4 +1,5 @@
 import { isoCBOR } from "@simplewebauthn/server/helpers";
+import { concat } from "../../worker/push/base64url";
 import { base64urlnopad } from "@scure/base";
 
 /**
@@ -83,16 +84,6 @@ export class SoftwareAuthenticator {
 }
 
 const b64 = (bytes: Uint8Array) => base64urlnopad.encode(bytes);
-
-function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** WebCrypto signs as r||s; WebAuthn carries ECDSA signatures DER-encoded. */
 function derSignature(raw: Uint8Array): Uint8Array {

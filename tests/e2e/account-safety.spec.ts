@@ -6,7 +6,7 @@
  * limits, notifications.)
  */
 import { expect, test } from "@playwright/test";
-import { appCode, freshStep, fund, open, register, signOut, words } from "./helpers";
+import { appCode, enableTwoFactor, fund, open, register, signOut, words } from "./helpers";
 
 for (const lng of ["en", "th"] as const) {
   test(`account safety (${lng}): two-factor, sessions, a daily stake limit`, async ({ page }) => {
@@ -24,14 +24,7 @@ for (const lng of ["en", "th"] as const) {
     }
 
     // Two-factor on, from the key shown beside the QR code.
-    await open(page, "/pages/me/sub/security");
-    await page.getByTestId("two-factor-start").click();
-    const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
-    await freshStep(page);
-    await page.getByLabel(common.code_input.label).fill(appCode(key));
-    await page.getByTestId("two-factor-enable").click();
-    await page.getByTestId("recovery-codes-done").click();
-    await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_on);
+    const key = await enableTwoFactor(page, lng);
 
     // Signed out, the password alone is not enough; the app's next code signs in.
     await signOut(page, lng);

@@ -106,3 +106,16 @@ export async function signOut(page: Page, lng = "en") {
   await page.getByRole("button", { name: words(lng, "common").confirm }).click();
   await expect(page).toHaveURL(/\/pages\/user\/login$/);
 }
+
+/** Turns two-factor on from the security page; answers the key the page showed. */
+export async function enableTwoFactor(page: Page, lng: string): Promise<string> {
+  await open(page, "/pages/me/sub/security");
+  await page.getByTestId("two-factor-start").click();
+  const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
+  await freshStep(page);
+  await page.getByLabel(words(lng, "common").code_input.label).fill(appCode(key));
+  await page.getByTestId("two-factor-enable").click();
+  await page.getByTestId("recovery-codes-done").click();
+  await expect(page.getByTestId("two-factor-state")).toHaveText(words(lng, "me").security.state_on);
+  return key;
+}

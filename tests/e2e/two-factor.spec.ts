@@ -1,18 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { appCode, axeViolations, freshStep, open, register, signOut, words } from "./helpers";
-
-/** Turns two-factor on from the security page; answers the key the page showed. */
-async function enable(page: Page, lng: string): Promise<string> {
-  await open(page, "/pages/me/sub/security");
-  await page.getByTestId("two-factor-start").click();
-  const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
-  await freshStep(page);
-  await page.getByLabel(words(lng, "common").code_input.label).fill(appCode(key));
-  await page.getByTestId("two-factor-enable").click();
-  await page.getByTestId("recovery-codes-done").click();
-  await expect(page.getByTestId("two-factor-state")).toHaveText(words(lng, "me").security.state_on);
-  return key;
-}
+import { appCode, axeViolations, enableTwoFactor, freshStep, open, register, signOut, words } from "./helpers";
 
 /** No serious or critical WCAG 2 A/AA finding on what the page shows now. */
 async function accessible(page: Page) {
@@ -92,7 +79,7 @@ test("two-factor on a wallet account: the device key's signature, then the code"
   await open(page, "/pages/user/login2");
   await page.getByRole("button", { name: auth.device_key_use }).click();
   await expect(page).toHaveURL(/\/$/);
-  const key = await enable(page, "en");
+  const key = await enableTwoFactor(page, "en");
   await signOut(page, "en");
 
   await open(page, "/pages/user/login2");

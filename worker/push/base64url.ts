@@ -19,7 +19,8 @@ export function fromBase64Url(text: string): Bytes | null {
   }
 }
 
-export function concat(...parts: Bytes[]): Bytes {
+/** The parts one after another, in a fresh buffer (any byte views in; WebCrypto-ready bytes out). */
+export function concat(...parts: Uint8Array[]): Bytes {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { concat } from "../../../worker/push/base64url";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import fc from "fast-check";
@@ -83,15 +84,6 @@ function expectWellFormedResult(r: SniffResult) {
   }
 }
 
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const u32be = (v: number) => Uint8Array.of(v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
 
