@@ -9,7 +9,14 @@ rmSync(state, { recursive: true, force: true });
 // `npm test` has built already; a standalone `npx playwright test` builds here.
 await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });
 // The journeys may move the earn clock forward (worker/clock.ts): only this test server allows it.
-const server = await workerdServe({ port: Number(E2E_PORT), persistTo: state, vars: { APP_ENV: "local", D1_LIMITS: "enforce", TEST_CLOCK: "1" } });
+// Every journey signs in from 127.0.0.1, dozens a minute: the sign-in limiter (30 a minute per address in
+// production, tested in tests/api) gets a budget the whole suite cannot reach, or a fast run trips it at random.
+const server = await workerdServe({
+  port: Number(E2E_PORT),
+  persistTo: state,
+  vars: { APP_ENV: "local", D1_LIMITS: "enforce", TEST_CLOCK: "1" },
+  ratelimits: { AUTH_LIMIT: { limit: 10_000, period: 60 } },
+});
 const stop = () => server.stop().then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -35,7 +35,15 @@ export async function bundleWorker(outdir: string): Promise<string> {
   return join(outdir, "index.js");
 }
 
-export async function workerdServe(opts: { port: number; persistTo: string; vars?: Record<string, string>; script?: string; assets?: string }) {
+export async function workerdServe(opts: {
+  port: number;
+  persistTo: string;
+  vars?: Record<string, string>;
+  script?: string;
+  assets?: string;
+  /** Overrides a limiter's budget; the limiter itself always runs. */
+  ratelimits?: Partial<Record<keyof typeof WORKER.ratelimits, { limit: number; period: number }>>;
+}) {
   const script = opts.script ?? (await bundleWorker(join(opts.persistTo, "bundle")));
   const v3 = join(opts.persistTo, "v3");
   mkdirSync(v3, { recursive: true });
@@ -54,7 +62,7 @@ export async function workerdServe(opts: { port: number; persistTo: string; vars
     d1Databases: { ...WORKER.d1Databases },
     r2Buckets: { ...WORKER.r2Buckets },
     durableObjects: Object.fromEntries(Object.entries(WORKER.durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }])),
-    ratelimits: Object.fromEntries(Object.entries(WORKER.ratelimits).map(([binding, r]) => [binding, { simple: { limit: r.limit, period: r.period } }])),
+    ratelimits: Object.fromEntries(Object.entries({ ...WORKER.ratelimits, ...opts.ratelimits }).map(([binding, r]) => [binding, { simple: { limit: r!.limit, period: r!.period } }])),
     assets: { directory: opts.assets ?? WORKER.assets.directory, binding: WORKER.assets.binding, routerConfig: { has_user_worker: true } },
     d1Persist: join(v3, "d1"),
     r2Persist: join(v3, "r2"),
