@@ -7,6 +7,9 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
+    // Vitest's default on a 2-core machine is one file at a time; API test files spend much of
+    // their time waiting on workerd (timers, sockets, D1), so two at once finish sooner.
+    maxWorkers: 2,
     projects: [
       {
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
@@ -36,7 +39,16 @@ export default defineConfig({
             optimizer: {
               ssr: {
                 enabled: true,
-                include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"],
+                include: [
+                  "@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser",
+                  "hono", "hono/secure-headers", "hono/utils/http-status",
+                  "drizzle-orm", "drizzle-orm/sqlite-core", "drizzle-orm/d1", "drizzle-orm/batch",
+                  "zod", "viem", "viem/accounts", "viem/siwe",
+                  "@simplewebauthn/server", "@simplewebauthn/server/helpers", "otpauth",
+                  "@scure/base", "@scure/bip32",
+                  "@noble/hashes/sha2.js", "@noble/hashes/sha3.js", "@noble/hashes/argon2.js", "@noble/hashes/pbkdf2.js", "@noble/hashes/legacy.js", "@noble/curves/secp256k1.js",
+                  "i18next", "react-i18next", "remix-i18next/server", "react", "react-dom/server", "isbot",
+                ],
               },
             },
           },

@@ -3,8 +3,6 @@
  * everything else → Remix (static files under public/ are served by the assets binding first).
  */
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
-// The Remix server build: `npm run build` writes it before wrangler bundles this file.
-import * as build from "../build/server/index.js";
 import { createApi } from "./api/app";
 import { inProcessApi, inProcessFetch } from "./api/in-process";
 import type { Env } from "./env";
@@ -21,7 +19,13 @@ export { ServiceConversation } from "../durable-objects/service/conversation";
 export { ServiceInbox } from "../durable-objects/service/inbox";
 
 const api = createApi();
-const handleRemix = createRequestHandler(build as unknown as ServerBuild);
+/**
+ * The Remix server build (`npm run build` writes it before wrangler bundles this file) is 4 MB of
+ * pages: it loads on the first page request, so API calls, sockets, crons and Durable Objects
+ * never wait for it (and each API test file does not evaluate it).
+ */
+let remix: Promise<ReturnType<typeof createRequestHandler>> | undefined;
+const remixHandler = () => (remix ??= import("../build/server/index.js").then((build) => createRequestHandler(build as unknown as ServerBuild)));
 
 export default {
   async fetch(request, rawEnv, ctx) {
@@ -32,6 +36,7 @@ export default {
     if (pathname.startsWith("/files/")) return serveFile(request, env);
     if (crossSitePageWrite(request)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
     const [ip, origin, ua] = [request.headers.get("cf-connecting-ip"), new URL(request.url).origin, request.headers.get("user-agent")];
+    const handleRemix = await remixHandler();
     return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin, ua), apiFetch: inProcessFetch(api, env, ctx, ip, origin, ua), cspNonce: newNonce() });
   },
 
