@@ -26,7 +26,8 @@ export default defineConfig({
             miniflare: {
               // D1_LIMITS: every invocation's D1 view throws where production D1 would
               // (100 parameters, 100 KB of SQL, 1,000 queries; worker/db/limits.ts).
-              bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1" },
+              // FUZZ_RUNS: bad requests a route in tests/api/fuzz (`npm run fuzz -- --runs N` raises it).
+              bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1", FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200" },
             },
           })),
         ],
