@@ -3,7 +3,7 @@
  * cost nothing): the upgrade with its hello, the ping answer, sending to every page, and the
  * close handshake. The Worker authenticates an upgrade before it reaches an object.
  */
-import { encode, parseClientMessage, type ClientMessage, type ServerMessage } from "./protocol";
+import { encode, PAGE_FRAME_MAX, parseClientMessage, refusalClose, type ClientMessage, type ServerMessage } from "./protocol";
 
 export type PageSocket = Pick<WebSocket, "send" | "close">;
 
@@ -38,13 +38,14 @@ export function sendAll(sockets: Iterable<PageSocket>, messages: readonly Server
 }
 
 /**
- * A page's message, checked: a ping is answered here, anything malformed closes the socket
- * (null). The object handles the rest.
+ * A page's message, checked: a ping is answered here, anything malformed or too big closes the
+ * socket (null) with the code that says which. The object handles the rest.
  */
 export function answerPage(ws: PageSocket, raw: string | ArrayBuffer, now: number): ClientMessage | null {
   const message = parseClientMessage(raw);
   if (!message) {
-    ws.close(1003, "unsupported message");
+    const close = refusalClose(raw, PAGE_FRAME_MAX);
+    ws.close(close.code, close.reason);
     return null;
   }
   if (message.type === "ping") ws.send(encode({ type: "pong", server_time_ms: now }));

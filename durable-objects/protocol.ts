@@ -106,8 +106,7 @@ export const ServiceClientMessage = z.discriminatedUnion("type", [
 export type ServiceClientMessage = z.infer<typeof ServiceClientMessage>;
 
 export function parseServiceClientMessage(raw: unknown): ServiceClientMessage | null {
-  // A 2,000-character text may take up to 16,000 characters of JSON (escapes).
-  return parseJson(raw, ServiceClientMessage, 40_000);
+  return parseJson(raw, ServiceClientMessage, SERVICE_FRAME_MAX);
 }
 
 export function parseServerMessage(raw: unknown): ServerMessage | null {
@@ -118,8 +117,22 @@ export function parseClientMessage(raw: unknown): ClientMessage | null {
   return parseJson(raw, ClientMessage);
 }
 
+/** The longest frame a page may send: its messages are small JSON. */
+export const PAGE_FRAME_MAX = 16_384;
+/** A chat frame: a 2,000-character text may take up to 16,000 characters of JSON (escapes). */
+export const SERVICE_FRAME_MAX = 40_000;
+
+/**
+ * How a socket is closed on a frame that failed to parse: 1009 (message too big) when it was
+ * over the limit and so never read, 1003 (unsupported data) for anything else (RFC 6455 7.4.1).
+ */
+export function refusalClose(raw: unknown, max_length: number): { code: 1003 | 1009; reason: string } {
+  const size = typeof raw === "string" ? raw.length : raw instanceof ArrayBuffer ? raw.byteLength : 0;
+  return size > max_length ? { code: 1009, reason: "message too big" } : { code: 1003, reason: "unsupported message" };
+}
+
 /** A JSON text of at most `max_length` characters, checked by `schema`; null when it is anything else. */
-export function parseJson<T>(raw: unknown, schema: z.ZodType<T>, max_length = 16_384): T | null {
+export function parseJson<T>(raw: unknown, schema: z.ZodType<T>, max_length = PAGE_FRAME_MAX): T | null {
   if (typeof raw !== "string" || raw.length > max_length) return null;
   try {
     const r = schema.safeParse(JSON.parse(raw));

@@ -16,13 +16,19 @@ import { serviceSocket } from "./service-sockets";
  * - `/ws/service/<conversation_id>` and `/ws/service/inbox`: customer service
  *   (worker/service-sockets.ts).
  */
+/** Another site's page, or an origin that is no URL at all ("null" from sandboxed frames, garbage): refused. */
+function foreignOrigin(origin: string | null, url: URL): boolean {
+  if (!origin) return false;
+  if (!URL.canParse(origin)) return true;
+  return new URL(origin).host !== url.host;
+}
+
 export async function handleWebSocket(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return json(request, 426, "errors.malformed");
   // Browsers always send Origin on WebSocket upgrades; another site's page must not ride
   // on our user's cookie (cross-site WebSocket hijacking).
-  const origin = request.headers.get("origin");
-  if (origin && new URL(origin).host !== url.host) return json(request, 403, "errors.unauthorized");
+  if (foreignOrigin(request.headers.get("origin"), url)) return json(request, 403, "errors.unauthorized");
 
   if (url.pathname === "/ws/user") {
     const token = await tokenFromCookie(request.headers.get("cookie"));

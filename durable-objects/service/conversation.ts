@@ -11,7 +11,7 @@ import { otherSide, type Side } from "../../worker/domain/service/rules";
 import { deliverNotices, tellNoticeCounts } from "../../worker/notices";
 import { notifyUser } from "../../worker/ws";
 import { closeBack, sendAll } from "../page-sockets";
-import { encode, parseServiceClientMessage, type ServerMessage } from "../protocol";
+import { encode, parseServiceClientMessage, refusalClose, SERVICE_FRAME_MAX, type ServerMessage } from "../protocol";
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
 import { Sequencer } from "./sequencer";
 import { sendErrorOf } from "./send-errors";
@@ -268,7 +268,10 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
     const message = parseServiceClientMessage(raw);
-    if (!message) return ws.close(1003, "unsupported message");
+    if (!message) {
+      const close = refusalClose(raw, SERVICE_FRAME_MAX);
+      return ws.close(close.code, close.reason);
+    }
     const who = ws.deserializeAttachment() as Attachment;
     if (message.type === "ping") ws.send(encode({ type: "pong", server_time_ms: Date.now() }));
     else if (message.type === "typing") sendAll(this.ctx.getWebSockets(otherSide(who.side)), [{ type: "typing", from: who.side, typing: message.typing }]);
