@@ -1,8 +1,8 @@
 /**
  * `npm test`: the whole suite. Finds (or, as root with apt, installs) Debian's Chromium,
- * builds, runs vitest (unit + workerd API), the Playwright journeys, the route walk and the installability
- * check against `npm start`, and ends
- * with one summary line.
+ * builds, runs vitest (unit + workerd API, the route and socket fuzzers, the access matrix), the
+ * Playwright journeys, the route walk, the installability check against `npm start` and the crash
+ * harness's short tier, and ends with one summary line.
  */
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -60,8 +60,17 @@ try {
   failures.push("installable");
 }
 
-let passed = installable ? 1 : 0;
-let failed = installable ? 0 : 1;
+// The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
+let survived = true;
+try {
+  await run(bin("tsx"), ["scripts/crash.ts", "--kills", "10"], { env: { ...quietEnv, PROOFLINE_BUILT: "1" } });
+} catch {
+  survived = false;
+  failures.push("crash");
+}
+
+let passed = (installable ? 1 : 0) + (survived ? 1 : 0);
+let failed = (installable ? 0 : 1) + (survived ? 0 : 1);
 if (existsSync("tests/.reports/vitest.json")) {
   const v = JSON.parse(readFileSync("tests/.reports/vitest.json", "utf8"));
   passed += v.numPassedTests;
