@@ -11,7 +11,7 @@ import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
 import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
-import { crossSitePageWrite, newNonce } from "./page-security";
+import { boundedPageRequest, crossSitePageWrite, newNonce } from "./page-security";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
@@ -35,9 +35,11 @@ export default {
     if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
     if (pathname.startsWith("/files/")) return serveFile(request, env);
     if (crossSitePageWrite(request)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+    const bounded = await boundedPageRequest(request);
+    if (!bounded) return new Response("The request is too large.", { status: 413, headers: { "content-type": "text/plain; charset=utf-8" } });
     const [ip, origin, ua] = [request.headers.get("cf-connecting-ip"), new URL(request.url).origin, request.headers.get("user-agent")];
     const handleRemix = await remixHandler();
-    return handleRemix(request, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin, ua), apiFetch: inProcessFetch(api, env, ctx, ip, origin, ua), cspNonce: newNonce() });
+    return handleRemix(bounded, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin, ua), apiFetch: inProcessFetch(api, env, ctx, ip, origin, ua), cspNonce: newNonce() });
   },
 
   /**

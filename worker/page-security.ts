@@ -2,6 +2,8 @@
  * What every page answer carries against the web's usual attacks, and the one check page
  * requests pass before Remix sees them. Decision 087.
  */
+import { readBounded } from "./body";
+import { MAX_UPLOAD_BYTES } from "./domain/uploads/sniff";
 
 /** 128 random bits, base64: a fresh script nonce for one page answer. */
 export function newNonce(): string {
@@ -54,4 +56,17 @@ export function crossSitePageWrite(request: Request): boolean {
   const origin = request.headers.get("origin");
   if (origin !== null && origin !== new URL(request.url).origin) return true;
   return request.headers.get("sec-fetch-site") === "cross-site";
+}
+
+/** The largest page request body: one picture and its multipart framing (pages upload through actions). */
+export const PAGE_BODY_MAX_BYTES = MAX_UPLOAD_BYTES + 16 * 1024;
+
+/**
+ * A page request with its body read before Remix parses it, or null when the body is over
+ * PAGE_BODY_MAX_BYTES (answered 413 without parsing anything).
+ */
+export async function boundedPageRequest(request: Request): Promise<Request | null> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
+  const bytes = await readBounded(request, PAGE_BODY_MAX_BYTES);
+  return bytes === null ? null : new Request(request, { body: bytes });
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../api/envelope";
 import type { AppEnv } from "../api/types";
+import { readBounded } from "../body";
 
 /** Bodies larger than this are refused before they are read in full. Uploads set their own. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -30,8 +31,6 @@ export function readInput(limitFor: (path: string) => BodyLimit | null = () => n
 }
 
 async function readBody(req: Request, limit: BodyLimit): Promise<Record<string, unknown>> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit.bytes) throw new ApiError(limit.too_large_key, 413);
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const bytes = await readLimited(req, limit);
   if (type === "multipart/form-data") {
@@ -65,26 +64,9 @@ async function readBody(req: Request, limit: BodyLimit): Promise<Record<string, 
 }
 
 async function readLimited(req: Request, limit: BodyLimit): Promise<Uint8Array> {
-  const reader = req.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit.bytes) {
-      await reader.cancel();
-      throw new ApiError(limit.too_large_key, 413);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const ch of chunks) {
-    all.set(ch, offset);
-    offset += ch.byteLength;
-  }
-  return all;
+  const bytes = await readBounded(req, limit.bytes);
+  if (bytes === null) throw new ApiError(limit.too_large_key, 413);
+  return bytes;
 }
 
 function decodeUtf8(bytes: Uint8Array): string {

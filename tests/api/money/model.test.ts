@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { approveAdjustment, proposeAdjustment } from "../../../worker/domain/adjustments/adjustments";
 import { addWallet } from "../../../worker/domain/binding/binding";
 import { approveDeposit, rejectDeposit } from "../../../worker/domain/deposits/decide";
-import { submitDeposit } from "../../../worker/domain/deposits/deposits";
+import { MAX_PENDING_DEPOSITS, submitDeposit } from "../../../worker/domain/deposits/deposits";
 import { createOperator } from "../../../worker/domain/identity/operators";
 import { userBalances } from "../../../worker/domain/ledger/balances";
 import { checkLedger } from "../../../worker/domain/ledger/check";
@@ -88,7 +88,9 @@ describe("money model", () => {
               const u = users[op.user];
               const key = `model-dep-${++seq}`;
               const r = await submitDeposit(db, { user_id: u.id, kind: "crypto", channel_id: channel.id, amount_micro: op.amount * USDT, tx_hash: `h-${key}`, image_id: u.image_id, request_key: key }, now());
-              expect(r.status).toBe("ok");
+              // The model's rule: at most MAX_PENDING_DEPOSITS waiting for review per user.
+              const waiting = deposits.filter((d) => d.user === op.user && d.state === "review").length;
+              expect(r.status).toBe(waiting >= MAX_PENDING_DEPOSITS ? "too_many_pending" : "ok");
               if (r.status === "ok") {
                 deposits.push({ id: r.deposit.id, user: op.user, amount: op.amount * USDT, state: "review" });
                 requests.push({ kind: "deposit", user: op.user, key, amount: op.amount * USDT, id: r.deposit.id });

@@ -48,6 +48,7 @@ export const moneyApi = new Hono<AppEnv>()
       Date.now(),
     );
     if (r.status === "below_minimum") throw new ApiError("errors.below_minimum", 200, { min: usdt(r.min_amount_micro!) });
+    if (r.status === "too_many_pending") throw new ApiError("errors.deposits_pending_limit", 200, { max: r.max });
     if (r.status === "self_excluded") {
       const until_ms = (await activeExclusion(c.get("db"), user.id, Date.now()))?.until_ms ?? Date.now();
       throw new ApiError("errors.self_excluded_deposit", 200, { until: new Date(until_ms) }, { until_ms });

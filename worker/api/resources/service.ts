@@ -8,9 +8,10 @@ import { z } from "zod";
 import { getContacts } from "../../domain/content/site";
 import { MAX_UPLOAD_BYTES } from "../../domain/uploads/sniff";
 import { storeUpload } from "../../domain/uploads/store";
+import { uploadQuotaParams, withinUploadQuota } from "../../domain/uploads/quota";
 import { attachContext, contextAllowed, conversationOf, newGuestToken, openConversation, type Conversation, type Visitor } from "../../domain/service/conversations";
 import { adoptGuest, planHandOver } from "../../domain/service/handover";
-import { linkUpload, listMessages, unreadFor } from "../../domain/service/messages";
+import { conversationUploads, linkUpload, listMessages, unreadFor } from "../../domain/service/messages";
 import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
 import { guestCookie } from "../../service-cookie";
 import { ApiError, ok, read } from "../envelope";
@@ -59,9 +60,14 @@ export async function servicePicture(c: Context<AppEnv>, conversation: Conversat
   if (!(file instanceof File)) throw new ApiError("errors.upload_missing");
   if (file.size > MAX_UPLOAD_BYTES) throw new ApiError("errors.upload_too_large", 413);
   const now_ms = Date.now();
+  // A guest has no account to count against: their conversation's pictures are counted instead.
+  if (side === "visitor" && user_id === 0 && !withinUploadQuota(await conversationUploads(c.get("db"), conversation.id, now_ms), file.size)) {
+    throw new ApiError("errors.upload_quota", 429, uploadQuotaParams());
+  }
   const r = await storeUpload(c.get("db"), c.env.UPLOADS, user_id, new Uint8Array(await file.arrayBuffer()), now_ms);
   if (r.status === "too_large") throw new ApiError("errors.upload_too_large", 413);
   if (r.status === "empty") throw new ApiError("errors.upload_empty");
+  if (r.status === "quota") throw new ApiError("errors.upload_quota", 429, uploadQuotaParams());
   if (r.status !== "ok") throw new ApiError("errors.upload_not_image", 415);
   await linkUpload(c.get("db"), r.upload.id, conversation.id, side, now_ms);
   return ok(c, { upload_id: r.upload.id, url: `/files/${r.upload.id}` }, "errors.uploaded");

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { deposit_channels, deposits } from "../../db/schema";
 import { requestHash } from "../money/request-hash";
 import { depositRefusedByExclusion } from "../limits/limits";
+import { refusedBy } from "../../db/refusal";
 import { userDepositAddress } from "./address-book";
 import { getBankAccount } from "./bank-account";
 
@@ -24,7 +25,8 @@ export type SubmitDeposit = {
 
 export type SubmitResult =
   | { status: "ok"; deposit: Deposit; replayed: boolean }
-  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable" | "tx_hash_used" | "deposit_address_unavailable" | "self_excluded"; min_amount_micro?: number };
+  | { status: "channel_unknown" | "below_minimum" | "idempotency_conflict" | "bank_unavailable" | "tx_hash_used" | "deposit_address_unavailable" | "self_excluded"; min_amount_micro?: number }
+  | { status: "too_many_pending"; max: number };
 
 /**
  * A transaction hash as stored and compared: trimmed, and hexadecimal hashes (TRC20 ids,
@@ -34,6 +36,9 @@ export function normalizeTxHash(text: string): string {
   const t = text.trim();
   return /^(0x)?[0-9a-f]+$/i.test(t) ? t.toLowerCase() : t;
 }
+
+/** Deposits one user may have waiting for review at once; the migration's trigger holds it. */
+export const MAX_PENDING_DEPOSITS = 5;
 
 /**
  * Records a deposit for review. No money moves until an operator approves it. The client's
@@ -83,6 +88,8 @@ export async function submitDeposit(db: Db, submitted: SubmitDeposit, now_ms: nu
   } catch (err) {
     // A cool-off or self-exclusion (the deposits trigger): no money in until it ends.
     if (depositRefusedByExclusion(err)) return { status: "self_excluded" };
+    // Already MAX_PENDING_DEPOSITS waiting for review (the deposits_pending_quota trigger).
+    if (refusedBy(err, [["deposits_pending_limit", "too_many_pending"] as const])) return { status: "too_many_pending", max: MAX_PENDING_DEPOSITS };
     // A concurrent submit with the same key won the race: answer as a replay.
     const raced = await findByRequest(db, input.user_id, input.request_key);
     if (raced) return raced.request_hash === hash ? { status: "ok", deposit: raced, replayed: true } : { status: "idempotency_conflict" };

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { notifications, operators, service_conversations, service_messages, service_uploads } from "../../db/schema";
 import { isMember, type Conversation, type Visitor } from "./conversations";
 import { deliveryState, otherSide, previewOf, RATE_LIMIT, rateCheck, type Author, type Side } from "./rules";
+import { UPLOAD_QUOTA, type UploadUse } from "../uploads/quota";
 
 export type MessageRow = typeof service_messages.$inferSelect & { operator_name: string | null };
 
@@ -254,6 +255,14 @@ function readOperatorNotices(db: Db, conversation_id: number) {
 /** Links an uploaded picture to a conversation, so its members may see it. */
 export async function linkUpload(db: Db, upload_id: string, conversation_id: number, author: Side, now_ms: number) {
   await db.insert(service_uploads).values({ upload_id, conversation_id, author, created_at_ms: now_ms });
+}
+
+/** The visitor's pictures in the conversation over the upload quota's window (guests are counted by conversation). */
+export async function conversationUploads(db: Db, conversation_id: number, now_ms: number): Promise<UploadUse> {
+  const [row] = await db.all<{ files: number; bytes: number }>(sql`
+    SELECT COUNT(*) AS files, COALESCE(SUM(u.size_bytes), 0) AS bytes FROM service_uploads s JOIN uploads u ON u.id = s.upload_id
+    WHERE s.conversation_id = ${conversation_id} AND s.author = 'visitor' AND s.created_at_ms > ${now_ms - UPLOAD_QUOTA.window_ms}`);
+  return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
 /** The conversation a chat picture belongs to, if it is one. */
