@@ -11,7 +11,7 @@ import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
 import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
-import { boundedPageRequest, crossSitePageWrite, newNonce } from "./page-security";
+import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } from "./page-security";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
@@ -27,19 +27,24 @@ const api = createApi();
 let remix: Promise<ReturnType<typeof createRequestHandler>> | undefined;
 const remixHandler = () => (remix ??= import("../build/server/index.js").then((build) => createRequestHandler(build as unknown as ServerBuild)));
 
+/** Where a request goes: the API, a socket, a private file, or a page. */
+async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
+  if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
+  if (pathname.startsWith("/files/")) return serveFile(request, env);
+  if (crossSitePageWrite(request)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const bounded = await boundedPageRequest(request);
+  if (!bounded) return new Response("The request is too large.", { status: 413, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const [ip, origin, ua] = [request.headers.get("cf-connecting-ip"), new URL(request.url).origin, request.headers.get("user-agent")];
+  const handleRemix = await remixHandler();
+  return handleRemix(bounded, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin, ua), apiFetch: inProcessFetch(api, env, ctx, ip, origin, ua), cspNonce: newNonce() });
+}
+
 export default {
   async fetch(request, rawEnv, ctx) {
     const env = withInvocationDb(rawEnv);
-    const { pathname } = new URL(request.url);
-    if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
-    if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
-    if (pathname.startsWith("/files/")) return serveFile(request, env);
-    if (crossSitePageWrite(request)) return new Response("Cross-site form posts are refused.", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
-    const bounded = await boundedPageRequest(request);
-    if (!bounded) return new Response("The request is too large.", { status: 413, headers: { "content-type": "text/plain; charset=utf-8" } });
-    const [ip, origin, ua] = [request.headers.get("cf-connecting-ip"), new URL(request.url).origin, request.headers.get("user-agent")];
-    const handleRemix = await remixHandler();
-    return handleRemix(bounded, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin, ua), apiFetch: inProcessFetch(api, env, ctx, ip, origin, ua), cspNonce: newNonce() });
+    return withSecureCookies(await route(request, env, ctx), request, env);
   },
 
   /**

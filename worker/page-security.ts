@@ -70,3 +70,18 @@ export async function boundedPageRequest(request: Request): Promise<Request | nu
   const bytes = await readBounded(request, PAGE_BODY_MAX_BYTES);
   return bytes === null ? null : new Request(request, { body: bytes });
 }
+
+/**
+ * Every cookie we set is Secure whenever the request came over https, and always in
+ * production (APP_ENV "production"), whoever set it: pages, the API or the guest chat. One rule
+ * here instead of one per cookie. Socket upgrades (101) carry no cookies and pass untouched.
+ */
+export function withSecureCookies(response: Response, request: Request, env: { APP_ENV: string }): Response {
+  if (response.status === 101 || (new URL(request.url).protocol !== "https:" && env.APP_ENV !== "production")) return response;
+  const cookies = response.headers.getSetCookie();
+  if (cookies.every((c) => /;\s*secure\b/i.test(c))) return response;
+  const out = new Response(response.body, response);
+  out.headers.delete("set-cookie");
+  for (const c of cookies) out.headers.append("set-cookie", /;\s*secure\b/i.test(c) ? c : `${c}; Secure`);
+  return out;
+}

@@ -6,17 +6,16 @@ import { guestCookie, guestTokenFromCookie } from "../../worker/service-cookie";
  * WebSocket upgrade read (worker/service-cookie.ts).
  */
 
-const secure = (request: Request) => new URL(request.url).protocol === "https:";
 
 export function readGuestToken(request: Request): Promise<string | null> {
   return guestTokenFromCookie(request.headers.get("cookie"));
 }
 
 export function setGuestCookie(request: Request, token: string): Promise<string> {
-  return guestCookie.serialize(token, { secure: secure(request) });
+  return guestCookie.serialize(token);
 }
 
 /** After sign-in the token reads nothing any more; the page drops it. */
 export function clearGuestCookie(request: Request): Promise<string> {
-  return guestCookie.serialize("", { secure: secure(request), maxAge: 0 });
+  return guestCookie.serialize("", { maxAge: 0 });
 }

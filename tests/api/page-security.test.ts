@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { withSecureCookies } from "../../worker/page-security";
 import { newUser, page, seed } from "./helpers";
 
 beforeAll(() => seed());
@@ -42,6 +43,30 @@ describe("page headers (decision 087)", () => {
     const login = await overHttps("/pages/user/login");
     expect(login.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
     expect(login.headers.get("content-security-policy")).toContain("connect-src 'self' wss://127.0.0.1");
+  });
+});
+
+describe("Secure cookies, one rule for every cookie", () => {
+  it("the guest chat cookie the API sets is Secure over https, and not over local http", async () => {
+    const https = await overHttps("/api/service/open", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(https.headers.getSetCookie().find((c) => c.startsWith("pl_guest="))).toMatch(/;\s*Secure/i);
+    const http = await page("/api/service/open", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(http.headers.getSetCookie().find((c) => c.startsWith("pl_guest="))).not.toMatch(/;\s*Secure/i);
+  });
+
+  it("in production every cookie is Secure even on a plain-http request; sockets pass untouched", () => {
+    const answer = () => {
+      const r = new Response("x");
+      r.headers.append("set-cookie", "pl_session=abc; Path=/; HttpOnly; SameSite=Lax");
+      r.headers.append("set-cookie", "lng=th; Path=/; Secure");
+      return r;
+    };
+    const http = new Request("http://example.com/pages/user/login");
+    const prod = withSecureCookies(answer(), http, { APP_ENV: "production" }).headers.getSetCookie();
+    expect(prod).toEqual(["pl_session=abc; Path=/; HttpOnly; SameSite=Lax; Secure", "lng=th; Path=/; Secure"]);
+    expect(withSecureCookies(answer(), http, { APP_ENV: "local" }).headers.getSetCookie()[0]).not.toMatch(/Secure/);
+    const upgrade = { status: 101 } as Response;
+    expect(withSecureCookies(upgrade, http, { APP_ENV: "production" })).toBe(upgrade);
   });
 });
 

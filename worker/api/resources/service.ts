@@ -38,7 +38,7 @@ async function visitorOrNewGuest(c: Context<AppEnv>): Promise<{ visitor: Visitor
   const visitor = await visitorOf(c);
   if (visitor) return { visitor };
   const { token, token_hash } = newGuestToken();
-  c.header("set-cookie", await guestCookie.serialize(token, { secure: new URL(c.req.url).protocol === "https:" }), { append: true });
+  c.header("set-cookie", await guestCookie.serialize(token), { append: true });
   return { visitor: { kind: "guest", token_hash }, guest_token: token };
 }
 
@@ -138,7 +138,7 @@ export async function handOverAtSignIn(c: Context<AppEnv>, user_id: number): Pro
       await conversationStub(c, plan.own.id).absorb(plan.guest, plan.own);
     }
     // The token reads nothing any more: a direct client drops it (pages clear their own cookie).
-    c.header("set-cookie", await guestCookie.serialize("", { maxAge: 0, secure: new URL(c.req.url).protocol === "https:" }), { append: true });
+    c.header("set-cookie", await guestCookie.serialize("", { maxAge: 0 }), { append: true });
   } catch (err) {
     // The sign-in itself succeeded (its session exists): a failed hand-over must not turn it into
     // an error. The guest keeps the cookie and their conversation, and the next sign-in tries again.
