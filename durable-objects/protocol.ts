@@ -1,20 +1,25 @@
 /**
  * The one wire protocol between the Durable Objects and the pages. Every message is JSON,
  * validated with zod on both ends, so a page never acts on a malformed message and a Durable
- * Object never trusts one.
+ * Object never trusts one. Written with zod/mini (functions instead of methods): every page
+ * loads this file through its sockets, and zod/mini is a few kilobytes where zod is ~90 KB gzip.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
+
+/** Strings and integers as the messages use them. */
+const str = (max: number) => z.string().check(z.maxLength(max));
+const int = () => z.int();
 
 /** A customer-service message as both sides see it (docs/customer-service.md). */
 export const ServiceMessage = z.object({
-  id: z.number().int(),
-  conversation_id: z.number().int(),
-  client_message_id: z.string().max(64).nullable(),
+  id: int(),
+  conversation_id: int(),
+  client_message_id: z.nullable(str(64)),
   author: z.enum(["visitor", "operator", "system"]),
-  operator_name: z.string().max(64).nullable(),
-  text: z.string().max(4000).nullable(),
-  image_url: z.string().max(64).nullable(),
-  created_at_ms: z.number().int(),
+  operator_name: z.nullable(str(64)),
+  text: z.nullable(str(4000)),
+  image_url: z.nullable(str(64)),
+  created_at_ms: int(),
   state: z.enum(["sent", "delivered", "read"]),
 });
 export type ServiceMessage = z.infer<typeof ServiceMessage>;
@@ -23,59 +28,59 @@ const ServiceSide = z.enum(["visitor", "operator"]);
 /** Server → client. */
 export const ServerMessage = z.discriminatedUnion("type", [
   /** Sent on connect: lets the page align its clock (countdowns use server time). */
-  z.object({ type: z.literal("hello"), server_time_ms: z.number().int() }),
-  z.object({ type: z.literal("pong"), server_time_ms: z.number().int() }),
+  z.object({ type: z.literal("hello"), server_time_ms: int() }),
+  z.object({ type: z.literal("pong"), server_time_ms: int() }),
   /** The user's balances changed: the page reloads them from the API (the ledger). */
-  z.object({ type: z.literal("balance"), reason: z.string().max(64) }),
+  z.object({ type: z.literal("balance"), reason: str(64) }),
   /** One of the user's orders settled (user channel). */
-  z.object({ type: z.literal("order"), order_id: z.number().int(), status: z.enum(["open", "won", "lost", "tie", "void"]) }),
+  z.object({ type: z.literal("order"), order_id: int(), status: z.enum(["open", "won", "lost", "tie", "void"]) }),
   /** A price tick (quote channel). `price` is an exact decimal string; `ts` in ms. */
-  z.object({ type: z.literal("tick"), symbol: z.string().max(20), price: z.string().max(32), ts: z.number().int() }),
+  z.object({ type: z.literal("tick"), symbol: str(20), price: str(32), ts: int() }),
   /** The 24h quote block (quote channel), sent on connect and every few seconds. */
   z.object({
     type: z.literal("quote"),
-    symbol: z.string().max(20),
-    price: z.string().max(32),
-    open: z.string().max(32),
-    high: z.string().max(32),
-    low: z.string().max(32),
-    volume: z.string().max(32),
-    change_pct: z.string().max(16),
-    ts: z.number().int(),
+    symbol: str(20),
+    price: str(32),
+    open: str(32),
+    high: str(32),
+    low: str(32),
+    volume: str(32),
+    change_pct: str(16),
+    ts: int(),
     simulated: z.boolean(),
   }),
   /** Customer service (conversation channel): a new message, from either side. */
   z.object({ type: z.literal("message"), message: ServiceMessage }),
   /** How far one side got: received (delivered) or read, up to a message id. */
-  z.object({ type: z.literal("read"), reader: ServiceSide, state: z.enum(["delivered", "read"]), up_to_id: z.number().int() }),
+  z.object({ type: z.literal("read"), reader: ServiceSide, state: z.enum(["delivered", "read"]), up_to_id: int() }),
   z.object({ type: z.literal("typing"), from: ServiceSide, typing: z.boolean() }),
   /** Conversation channel, to the sender only: its `send` was refused (`error` is the key without `errors.`, `msg` its words). */
   z.object({
     type: z.literal("send_error"),
-    client_message_id: z.string().max(64),
-    error: z.string().max(64),
-    msg: z.string().max(500),
-    retry_after_ms: z.number().int().optional(),
-    max: z.number().int().optional(),
+    client_message_id: str(64),
+    error: str(64),
+    msg: str(500),
+    retry_after_ms: z.optional(int()),
+    max: z.optional(int()),
   }),
   /** Operators' inbox channel: a conversation changed. */
   z.object({
     type: z.literal("inbox"),
-    conversation_id: z.number().int(),
-    unread: z.number().int(),
-    last_message_at_ms: z.number().int().nullable(),
+    conversation_id: int(),
+    unread: int(),
+    last_message_at_ms: z.nullable(int()),
     status: z.enum(["open", "closed"]),
-    assigned_operator_id: z.number().int().nullable(),
+    assigned_operator_id: z.nullable(int()),
   }),
   /** User channel: an operator wrote; `unread` is the user's unread count (the me-tab badge). */
-  z.object({ type: z.literal("service"), unread: z.number().int() }),
+  z.object({ type: z.literal("service"), unread: int() }),
   /**
    * User channel: the notification centre changed (a new notice, or notices read elsewhere).
    * `unread` is the centre's new count, `badge` what the me tab adds to the chat's unread count
    * (worker/domain/notifications/centre.ts); a settlement leaves both out (the hub does not count
    * per owner) and the page asks the API.
    */
-  z.object({ type: z.literal("notice"), unread: z.number().int().optional(), badge: z.number().int().optional() }),
+  z.object({ type: z.literal("notice"), unread: z.optional(int()), badge: z.optional(int()) }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
@@ -99,9 +104,9 @@ export type ClientMessage = z.infer<typeof ClientMessage>;
  */
 export const ServiceClientMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ping") }),
-  z.object({ type: z.literal("send"), client_message_id: z.string().max(64), text: z.string().max(16_000).optional(), upload_id: z.string().max(64).optional() }),
+  z.object({ type: z.literal("send"), client_message_id: str(64), text: z.optional(str(16_000)), upload_id: z.optional(str(64)) }),
   z.object({ type: z.literal("typing"), typing: z.boolean() }),
-  z.object({ type: z.literal("read"), state: z.enum(["delivered", "read"]), up_to_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+  z.object({ type: z.literal("read"), state: z.enum(["delivered", "read"]), up_to_id: z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)) }),
 ]);
 export type ServiceClientMessage = z.infer<typeof ServiceClientMessage>;
 
@@ -132,10 +137,10 @@ export function refusalClose(raw: unknown, max_length: number): { code: 1003 | 1
 }
 
 /** A JSON text of at most `max_length` characters, checked by `schema`; null when it is anything else. */
-export function parseJson<T>(raw: unknown, schema: z.ZodType<T>, max_length = PAGE_FRAME_MAX): T | null {
+export function parseJson<T>(raw: unknown, schema: z.core.$ZodType<T>, max_length = PAGE_FRAME_MAX): T | null {
   if (typeof raw !== "string" || raw.length > max_length) return null;
   try {
-    const r = schema.safeParse(JSON.parse(raw));
+    const r = z.safeParse(schema, JSON.parse(raw));
     return r.success ? r.data : null;
   } catch {
     return null;

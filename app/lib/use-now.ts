@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { serverClock } from "./use-user-channel";
+import { serverClock } from "./user-channel-state";
 
 /**
  * The current time, re-rendering every `every_ms` (null until mounted, so the server render

@@ -11,6 +11,8 @@
  *   service   6. 200 customer-service conversations at once, 10 rounds each: delivery latency
  *                from REST send to the other side's socket, lost and duplicated messages, next
  *                to a socket ping through the same object and /api/health.
+ *   weight    7. the gzip JavaScript of the login, home, markets and trade routes on a first
+ *                visit, next to the floor every page of the stack ships (tests/bench/weight.ts).
  *
  * Env: BENCH_PORT (default: the first free of 8780-8785; 8787-8799 belong to dev, e2e and other
  * servers), BENCH_STATE_DIR (default .wrangler/bench; the trade groups use sub-directories),
@@ -24,6 +26,7 @@ import { benchLoginRequests, benchPasswordHash } from "./identity";
 import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server } from "./lib";
 import { benchPlaceOrders, benchSettlementBurst, benchTickFanout } from "./trades";
 import { benchServiceChat } from "./service";
+import { benchPageWeight } from "./weight";
 
 const STATE_DIR = process.env.BENCH_STATE_DIR ?? ".wrangler/bench";
 /** BENCH_TRADES: which of the trade benches to run (default all: fanout,orders,burst). */
@@ -38,7 +41,13 @@ const GROUPS: Group[] = [
   { name: "identity", limit_ms: 170_000, run: identityGroup },
   { name: "trades", limit_ms: 560_000, run: tradesGroup },
   { name: "service", limit_ms: 300_000, run: serviceGroup },
+  { name: "weight", limit_ms: 120_000, run: weightGroup },
 ];
+
+async function weightGroup(): Promise<GroupResult> {
+  execFileSync("npx", ["remix", "build"], { stdio: "ignore" });
+  return benchPageWeight();
+}
 
 // The wrangler child runs in its own process group, so Ctrl-C in the terminal does not reach
 // it: stop it here before leaving.

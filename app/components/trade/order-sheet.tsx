@@ -5,7 +5,7 @@ import { formatAmount, formatBp, formatUsdt, formatUsdtExact, MICRO_PER_USDT, pa
 import { cleanAmountInput } from "../../lib/money";
 import { useQuotes, withLive } from "../../lib/quotes";
 import type { PageEnvelope } from "../../lib/use-envelope";
-import { announceChange } from "../../lib/use-user-channel";
+import { announceChange } from "../../lib/user-channel-state";
 import { useUi } from "../ui";
 import { formatClock, formatCountdown } from "../../lib/trade-format";
 import { previewOrder } from "../../lib/order-preview";
