@@ -11,6 +11,8 @@
  *   service   6. 200 customer-service conversations at once, 10 rounds each: delivery latency
  *                from REST send to the other side's socket, lost and duplicated messages, next
  *                to a socket ping through the same object and /api/health.
+ *   lighthouse 8. Lighthouse mobile scores of home and trade (signed in), markets and login, next
+ *                to the app's static offline page (tests/bench/lighthouse.ts).
  *   weight    7. the gzip JavaScript of the login, home, markets and trade routes on a first
  *                visit, next to the floor every page of the stack ships (tests/bench/weight.ts).
  *
@@ -27,6 +29,7 @@ import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTab
 import { benchPlaceOrders, benchSettlementBurst, benchTickFanout } from "./trades";
 import { benchServiceChat } from "./service";
 import { benchPageWeight } from "./weight";
+import { benchLighthouse } from "./lighthouse";
 
 const STATE_DIR = process.env.BENCH_STATE_DIR ?? ".wrangler/bench";
 /** BENCH_TRADES: which of the trade benches to run (default all: fanout,orders,burst). */
@@ -42,7 +45,19 @@ const GROUPS: Group[] = [
   { name: "trades", limit_ms: 560_000, run: tradesGroup },
   { name: "service", limit_ms: 300_000, run: serviceGroup },
   { name: "weight", limit_ms: 120_000, run: weightGroup },
+  { name: "lighthouse", limit_ms: 400_000, run: lighthouseGroup },
 ];
+
+async function lighthouseGroup(): Promise<GroupResult> {
+  const port = await freePort();
+  console.log(`\n== preparing ${STATE_DIR}-lighthouse and serving it on 127.0.0.1:${port} for Lighthouse`);
+  try {
+    const server = await withTimeout("server start", 120_000, startServer({ port, stateDir: `${STATE_DIR}-lighthouse` }));
+    return await withTimeout("lighthouse runs", 300_000, benchLighthouse(server));
+  } finally {
+    await stopAllServers();
+  }
+}
 
 async function weightGroup(): Promise<GroupResult> {
   execFileSync("npx", ["remix", "build"], { stdio: "ignore" });
