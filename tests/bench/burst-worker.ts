@@ -20,6 +20,8 @@ import type { Env } from "../../worker/env";
 // wrangler.toml binds these classes; exporting them keeps the config valid. Nothing here uses them.
 export { UserChannel } from "../../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../../durable-objects/quotes/quote-hub";
+export { ServiceConversation } from "../../durable-objects/service/conversation";
+export { ServiceInbox } from "../../durable-objects/service/inbox";
 
 export type PlaceBatch = { inputs: PlaceOrder[]; latest: Tick; now_ms: number; concurrency: number };
 export type PlaceBatchResult = { statuses: Record<string, number>; ms: number };
