@@ -1,0 +1,33 @@
+/**
+ * The server's signing side of C2SP signed notes: a checkpoint body, a signature line per key,
+ * and the verifier key users pin. The checks live in verify.ts (what users run).
+ */
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { b64encode, hex, keyId } from "./verify";
+
+/** A new Ed25519 signing key: 32 random bytes (the seed RFC 8032 calls the private key). */
+export function generateSigningKey(): Uint8Array {
+  return ed25519.utils.randomSecretKey();
+}
+
+export function publicKeyOf(seed: Uint8Array): Uint8Array {
+  return ed25519.getPublicKey(seed);
+}
+
+/** `<name>+<key id hex>+<base64(0x01 || public key)>`: what users pin and verify with. */
+export function verifierKey(name: string, public_key: Uint8Array): string {
+  return `${name}+${hex(keyId(name, public_key))}+${b64encode(Uint8Array.of(0x01, ...public_key))}`;
+}
+
+/** C2SP tlog-checkpoint body: origin, tree size, base64 root hash, each on its own line. */
+export function checkpointBody(origin: string, tree_size: number, root_hash: Uint8Array): string {
+  if (!origin || origin.includes("\n")) throw new TypeError("a checkpoint origin is one non-empty line");
+  return `${origin}\n${tree_size}\n${b64encode(root_hash)}\n`;
+}
+
+/** The signed note: the body, a blank line, and "— <name> <base64(key id || signature)>". */
+export function signNote(body: string, name: string, seed: Uint8Array): string {
+  if (!body.endsWith("\n") || body.includes("\n\n")) throw new TypeError("a note body is lines, each ending in a newline, none empty");
+  const signature = ed25519.sign(new TextEncoder().encode(body), seed);
+  return `${body}\n\u2014 ${name} ${b64encode(Uint8Array.of(...keyId(name, publicKeyOf(seed)), ...signature))}\n`;
+}
