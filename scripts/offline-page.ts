@@ -73,7 +73,7 @@ later();
 `;
 
 const STYLE = `
-:root { color-scheme: light dark; --bg: #f4f6f9; --card: #fff; --ink: #1d2129; --muted: #86909c; }
+:root { color-scheme: light dark; --bg: #f4f6f9; --card: #fff; --ink: #1d2129; --muted: #5c6673; }
 @media (prefers-color-scheme: dark) { :root:not([data-theme="light"]) { --bg: #0f1216; --card: #1a1f26; --ink: #e6e8eb; --muted: #98a2b3; } }
 :root[data-theme="dark"] { --bg: #0f1216; --card: #1a1f26; --ink: #e6e8eb; --muted: #98a2b3; }
 * { box-sizing: border-box; }
@@ -83,7 +83,7 @@ main { width: 100%; max-width: 360px; background: var(--card); border-radius: 16
 svg { width: 64px; height: 64px; }
 h1 { font-size: 20px; margin: 16px 0 8px; }
 p { margin: 0 0 20px; line-height: 1.55; color: var(--muted); }
-button { min-height: 44px; padding: 0 22px; border: 0; border-radius: 10px; background: #3c9cff; color: #fff; font: inherit; font-weight: 600; cursor: pointer; }
+button { min-height: 44px; padding: 0 22px; border: 0; border-radius: 10px; background: #1769c7; color: #fff; font: inherit; font-weight: 600; cursor: pointer; }
 `;
 
 export function renderOfflinePage(): string {

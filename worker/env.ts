@@ -1,6 +1,7 @@
 import type { QuoteHubApi } from "../durable-objects/quotes/hub-api";
 import type { UserChannel } from "../durable-objects/user-channel/user-channel";
 import type { ServiceConversationApi, ServiceInboxApi } from "../durable-objects/service/conversation-api";
+import type { LogSequencerApi } from "../durable-objects/transparency/log-api";
 
 /** Bindings and variables of the one Worker (see wrangler.toml). */
 export interface Env {
@@ -13,6 +14,19 @@ export interface Env {
   /** Customer service: one object per conversation (sequencer and fan-out), one inbox for operators. */
   SERVICE_CONVERSATION: DurableObjectNamespace<ServiceConversationApi>;
   SERVICE_INBOX: DurableObjectNamespace<ServiceInboxApi>;
+  /** The transparency log: its sequencer (one object) and the bucket of its tiles and checkpoints. */
+  LOG_SEQUENCER: DurableObjectNamespace<LogSequencerApi>;
+  LOG: R2Bucket;
+  /** The log's name in checkpoints and its verifier key (default "localhost/proofline"). */
+  LOG_ORIGIN?: string;
+  /**
+   * Secrets: LOG_SIGNING_KEY, the Ed25519 seed that signs checkpoints (32 bytes, base64), and
+   * LOG_PSEUDONYM_KEY, the HMAC key of account pseudonyms (32 bytes, base64). Without them in
+   * production the log is off and /api/proof says it is not configured; elsewhere the sequencer
+   * generates local ones into its own storage.
+   */
+  LOG_SIGNING_KEY?: string;
+  LOG_PSEUDONYM_KEY?: string;
   /** Sign-in and registration attempts per client IP (absent where Node scripts bind the app). */
   AUTH_LIMIT?: RateLimit;
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */

@@ -11,12 +11,14 @@ import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
 import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
+import { pokeLog } from "./transparency-log";
 import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } from "./page-security";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
 export { ServiceConversation } from "../durable-objects/service/conversation";
 export { ServiceInbox } from "../durable-objects/service/inbox";
+export { LogSequencer } from "../durable-objects/transparency/log-sequencer";
 
 const api = createApi();
 /**
@@ -54,7 +56,7 @@ export default {
   async scheduled(_controller, env, ctx) {
     // One view for both: D1's per-invocation limits are shared by everything this run does.
     const limited = withInvocationDb(env);
-    ctx.waitUntil(sweepOverdueOrders(limited));
-    ctx.waitUntil(sweepEarn(limited));
+    // Then the log: what the sweeps wrote, and anything a lost poke left in its inbox.
+    ctx.waitUntil(Promise.allSettled([sweepOverdueOrders(limited), sweepEarn(limited)]).then(() => pokeLog(env)));
   },
 } satisfies ExportedHandler<Env>;

@@ -13,6 +13,7 @@ import { notifyOwner, type Outcome } from "./notify";
 import { d1Market, OrderIntake } from "./order-intake";
 import { Prices } from "./prices";
 import { d1DueOrders, settleDue, type SettleRun } from "./settlement-loop";
+import { pokeLog } from "../../worker/transparency-log";
 import { TICK_MS } from "./simulation";
 import { openUpstream, UpstreamFeed } from "./upstream";
 
@@ -147,6 +148,8 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
     const db = getDb(invocationDb(this.env));
     const run = await settleDue(deps, d1DueOrders(db), this.config.symbol, now);
     if (owners.size > 0) this.ctx.waitUntil(pushNew(this.env, db, [...owners], now));
+    // Settled orders and their transfers are now in the log's inbox.
+    if (run.settled > 0) this.ctx.waitUntil(pokeLog(this.env));
     return run;
   }
 

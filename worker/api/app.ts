@@ -26,8 +26,11 @@ import { testClockApi } from "./resources/test-clock";
 import { kefuApi, serviceApi } from "./resources/service";
 import { adminServiceApi } from "./resources/admin-service";
 import { notificationsApi } from "./resources/notifications";
+import { proofApi } from "./resources/proof";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
+import { pokeLog } from "../transparency-log";
+import { afterResponse } from "./idempotency";
 
 /** The routes that take one image (multipart) and so a larger body. */
 const UPLOAD_PATHS = new Set(["/api/common/upload", "/api/service/upload", "/api/admin/service/upload"]);
@@ -47,6 +50,12 @@ export function createApi() {
   });
   // Uploads may carry one image up to 1 MiB (plus multipart framing); everything else 64 KiB.
   app.use("*", readInput((path) => (UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT : null)), detectLang);
+
+  // A request that changed something may have queued transparency-log leaves: wake the sequencer.
+  app.use("*", async (c, next) => {
+    await next();
+    if (c.req.method !== "GET" && c.res.status < 400) await afterResponse(c, pokeLog(c.env));
+  });
 
   app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now(), mode: modeOf(c.env) } }));
   app.route("/user", userApi);
@@ -74,6 +83,7 @@ export function createApi() {
   app.route("/admin", adminProfilesApi);
   app.route("/admin/service", adminServiceApi);
   app.route("/service", serviceApi);
+  app.route("/proof", proofApi);
   app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));

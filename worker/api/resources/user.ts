@@ -1,5 +1,6 @@
 /** `/api/user/*`: identity and the signed-in user's own data. */
 import { Hono } from "hono";
+import { logSequencer } from "../../transparency-log";
 import { z } from "zod";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
 import { grantDemoMoney } from "../../domain/ledger/demo";
@@ -151,8 +152,10 @@ export const userApi = new Hono<AppEnv>()
     return ok(c, null, "errors.logged_out");
   })
   .post("/user", requireUser, async (c) => {
-    const [balances, two_factor] = await Promise.all([userBalances(c.get("db"), c.get("user").id), twoFactorOn(c.get("db"), c.get("user").id)]);
-    return ok(c, userInfo(c.get("user"), balances, undefined, two_factor));
+    const id = c.get("user").id;
+    const [balances, two_factor, pseudonym] = await Promise.all([userBalances(c.get("db"), id), twoFactorOn(c.get("db"), id), logSequencer(c.env).pseudonym(id)]);
+    // The name the transparency log gives this account (its leaves carry nothing else of the user).
+    return ok(c, { ...userInfo(c.get("user"), balances, undefined, two_factor), pseudonym });
   })
   .post("/reset_login_pwd", requireUser, async (c) => {
     const body = read(c, ResetPasswordBody);

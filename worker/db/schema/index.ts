@@ -14,3 +14,4 @@ export * from "./push";
 export * from "./two-factor";
 export * from "./limits";
 export * from "./devices";
+export * from "./transparency";

@@ -13,6 +13,9 @@
  * exact; no floating point decides an outcome. Their text form lives in domain/money/units.ts.
  */
 // Re-exported so the quote hub and the console keep their import path; the home is units.ts.
+/** The version of the rule below; every settled order's leaf in the transparency log names it. */
+export const SETTLEMENT_RULE_VERSION = 1;
+
 export type Direction = "up" | "down";
 export type Tick = { ts_ms: number; price_e8: number };
 

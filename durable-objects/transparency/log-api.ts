@@ -1,0 +1,11 @@
+/** The log sequencer's RPC surface (typed here, so worker/env.ts does not import the class). */
+export interface LogSequencerApi extends Rpc.DurableObjectBranded {
+  /** Something may have entered the log's inbox: append soon. */
+  poke(): Promise<void>;
+  /** The verifier key and origin, or null when the log has no keys (production without secrets). */
+  identity(): Promise<{ origin: string; verifier_key: string } | null>;
+  /** The account pseudonym leaves use for this user (null without keys). */
+  pseudonym(user_id: number): Promise<string | null>;
+  /** Appends everything waiting now (tests and the cron call it); answers the tree size. */
+  drain(): Promise<number>;
+}

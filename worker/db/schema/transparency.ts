@@ -1,0 +1,47 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * The transparency log's inbox: triggers in the migration add a row for every ledger transfer
+ * and every order that leaves "open", inside the same statement that writes them, so no money
+ * path has to remember the log. The sequencer (durable-objects/transparency/) reads it in `seq`
+ * order and gives each row its leaf index.
+ */
+export const log_queue = sqliteTable(
+  "log_queue",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: ["transfer", "order", "sim_commit", "sim_reveal"] }).notNull(),
+    ref_id: text("ref_id").notNull(),
+    /** For kinds whose leaf is not built from rows: the exact leaf text. */
+    payload: text("payload"),
+    created_at_ms: integer("created_at_ms").notNull(),
+  },
+  (t) => [uniqueIndex("log_queue_once").on(t.kind, t.ref_id)],
+);
+
+/**
+ * Every leaf the log holds, by index, with the exact text that was hashed: what the API proves
+ * inclusion of. The published copy is in R2 (entry bundles); a row changed here no longer
+ * matches its proof, so changing it gains nothing.
+ */
+export const log_leaves = sqliteTable(
+  "log_leaves",
+  {
+    leaf_index: integer("leaf_index").primaryKey(),
+    queue_seq: integer("queue_seq").notNull(),
+    kind: text("kind").notNull(),
+    ref_id: text("ref_id").notNull(),
+    /** Whose record it is (null for platform-only records), so a user's leaves are found fast. */
+    user_id: integer("user_id"),
+    leaf: text("leaf").notNull(),
+  },
+  (t) => [uniqueIndex("log_leaves_record").on(t.kind, t.ref_id), uniqueIndex("log_leaves_seq").on(t.queue_seq), index("log_leaves_user_idx").on(t.user_id, t.leaf_index)],
+);
+
+/** Every checkpoint the log signed, kept and listed. */
+export const log_checkpoints = sqliteTable("log_checkpoints", {
+  tree_size: integer("tree_size").primaryKey(),
+  root_hash: text("root_hash").notNull(),
+  note: text("note").notNull(),
+  created_at_ms: integer("created_at_ms").notNull(),
+});

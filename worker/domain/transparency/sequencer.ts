@@ -1,0 +1,120 @@
+/**
+ * The sequencer's work, as plain functions: take the next rows of the log's inbox in order,
+ * make their leaves, write the tiles (hashes and entries) to the log's bucket, sign a checkpoint
+ * and record leaves and checkpoint in one D1 batch. The state is what D1 holds (the last leaf
+ * and its inbox row), so a crash anywhere repeats the same batch with the same bytes: tiles are
+ * deterministic, and the D1 batch is all or nothing.
+ */
+import { sql } from "drizzle-orm";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import type { Db } from "../../db/client";
+import { log_checkpoints, log_leaves } from "../../db/schema";
+import { appendHashes, treeRoot, type HashId } from "./merkle";
+import { checkpointBody, signNote } from "./note";
+import { entryBundlesToWrite, hashTilesToWrite, tileReader } from "./tiles";
+import { accountName, orderLeaf, transferLeaf, type AccountRow, type OrderRow, type OrderTickRow, type TransferRow } from "./leaves";
+import { b64encode, hex, leafHash, type Hash } from "./verify";
+
+/** The log's keys: Ed25519 seed for checkpoints, HMAC key for pseudonyms, and the log's name. */
+export type LogKeys = { origin: string; signing_seed: Uint8Array; pseudonym_key: Uint8Array };
+
+/** Where tiles live (R2 in the Worker, a Map in tests). */
+export type TileStore = { get(path: string): Promise<Uint8Array | null>; put(path: string, bytes: Uint8Array): Promise<void> };
+
+/** Leaves per batch: one D1 batch of their rows stays far inside D1's limits. */
+export const BATCH_LEAVES = 400;
+
+/** An account's pseudonym: HMAC-SHA-256 of its user id under the log's secret key, 128 bits in hex. */
+export function pseudonymOf(key: Uint8Array, user_id: number): string {
+  return hex(hmac(sha256, key, new TextEncoder().encode(`user:${user_id}`))).slice(0, 32);
+}
+
+export async function logState(db: Db): Promise<{ tree_size: number; cursor: number }> {
+  const [row] = await db.all<{ size: number; cursor: number }>(sql`SELECT COALESCE(MAX(leaf_index) + 1, 0) AS size, COALESCE(MAX(queue_seq), 0) AS cursor FROM log_leaves`);
+  return { tree_size: Number(row?.size ?? 0), cursor: Number(row?.cursor ?? 0) };
+}
+
+type QueueRow = { seq: number; kind: string; ref_id: string; payload: string | null };
+type Made = { seq: number; kind: string; ref_id: string; user_id: number | null; leaf: string };
+
+/** Makes the leaves of these inbox rows from the records they name. */
+async function makeLeaves(db: Db, rows: QueueRow[], pseudonym: (user_id: number) => string): Promise<Made[]> {
+  const transferIds = rows.filter((r) => r.kind === "transfer").map((r) => Number(r.ref_id));
+  const orderIds = rows.filter((r) => r.kind === "order").map((r) => Number(r.ref_id));
+  const transfers = new Map<number, TransferRow & { debit: AccountRow; credit: AccountRow }>();
+  for (const chunk of chunks(transferIds, 90)) {
+    const found = await db.all<TransferRow & { d_kind: string; d_user: number | null; d_code: string; c_kind: string; c_user: number | null; c_code: string }>(sql`
+      SELECT t.id, t.code, t.ref_type, t.ref_id, t.amount_micro, t.created_at_ms,
+        d.owner_kind AS d_kind, d.user_id AS d_user, d.code AS d_code, c.owner_kind AS c_kind, c.user_id AS c_user, c.code AS c_code
+      FROM ledger_transfers t JOIN ledger_accounts d ON d.id = t.debit_account_id JOIN ledger_accounts c ON c.id = t.credit_account_id
+      WHERE t.id IN (${sql.join(chunk.map((id) => sql`${id}`), sql`, `)})`);
+    for (const t of found) transfers.set(t.id, { ...t, debit: { owner_kind: t.d_kind, user_id: t.d_user, code: t.d_code }, credit: { owner_kind: t.c_kind, user_id: t.c_user, code: t.c_code } });
+  }
+  const orders = new Map<number, OrderRow>();
+  const ticks = new Map<number, OrderTickRow[]>();
+  for (const chunk of chunks(orderIds, 90)) {
+    const ids = sql.join(chunk.map((id) => sql`${id}`), sql`, `);
+    for (const o of await db.all<OrderRow>(sql`SELECT * FROM orders WHERE id IN (${ids})`)) orders.set(o.id, o);
+    for (const t of await db.all<OrderTickRow & { order_id: number }>(sql`SELECT order_id, ts_ms, price_e8, role FROM order_ticks WHERE order_id IN (${ids}) ORDER BY ts_ms`)) {
+      ticks.set(t.order_id, [...(ticks.get(t.order_id) ?? []), { ts_ms: t.ts_ms, price_e8: t.price_e8, role: t.role }]);
+    }
+  }
+  return rows.map((r) => {
+    if (r.kind === "transfer") {
+      const t = transfers.get(Number(r.ref_id));
+      if (!t) throw new Error(`log: transfer ${r.ref_id} is gone`);
+      const user_id = t.debit.owner_kind === "user" ? t.debit.user_id : t.credit.owner_kind === "user" ? t.credit.user_id : null;
+      return { seq: r.seq, kind: r.kind, ref_id: r.ref_id, user_id, leaf: transferLeaf(t, accountName(t.debit, pseudonym), accountName(t.credit, pseudonym)) };
+    }
+    if (r.kind === "order") {
+      const o = orders.get(Number(r.ref_id));
+      if (!o) throw new Error(`log: order ${r.ref_id} is gone`);
+      return { seq: r.seq, kind: r.kind, ref_id: r.ref_id, user_id: o.user_id, leaf: orderLeaf(o, ticks.get(o.id) ?? [], pseudonym(o.user_id)) };
+    }
+    if (r.payload === null) throw new Error(`log: ${r.kind} ${r.ref_id} has no leaf`);
+    return { seq: r.seq, kind: r.kind, ref_id: r.ref_id, user_id: null, leaf: r.payload };
+  });
+}
+
+function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Appends the next batch of the inbox. Answers how many leaves went in, the new size and whether
+ * more rows are waiting.
+ */
+export async function appendBatch(db: Db, store: TileStore, keys: LogKeys, now_ms: number, max = BATCH_LEAVES): Promise<{ appended: number; tree_size: number; more: boolean }> {
+  const { tree_size, cursor } = await logState(db);
+  const rows = await db.all<QueueRow>(sql`SELECT seq, kind, ref_id, payload FROM log_queue WHERE seq > ${cursor} ORDER BY seq LIMIT ${max + 1}`);
+  const more = rows.length > max;
+  const taken = rows.slice(0, max);
+  if (taken.length === 0) return { appended: 0, tree_size, more: false };
+  const made = await makeLeaves(db, taken, (user_id) => pseudonymOf(keys.pseudonym_key, user_id));
+  const entries = made.map((m) => new TextEncoder().encode(m.leaf));
+  const get = (path: string) => store.get(path);
+  const hashes = await appendHashes(tree_size, entries.map((e) => leafHash(e)), tileReader(get, tree_size));
+  const new_size = tree_size + made.length;
+  const writes = [...(await hashTilesToWrite(tree_size, new_size, hashes, get)), ...(await entryBundlesToWrite(tree_size, entries, get))];
+  // Tiles first: a checkpoint is only ever recorded over tiles that are already published.
+  await Promise.all(writes.map((w) => store.put(w.path, w.bytes)));
+  const byId = new Map(hashes.map((h) => [`${h.id.level}/${h.id.index}`, h.hash]));
+  const older = tileReader(get, tree_size);
+  const root = await treeRoot(new_size, async (ids: HashId[]) => {
+    const missing = ids.filter((id) => !byId.has(`${id.level}/${id.index}`));
+    const got = missing.length ? await older(missing) : [];
+    const fromOld = new Map(missing.map((id, i) => [`${id.level}/${id.index}`, got[i]]));
+    return ids.map((id) => (byId.get(`${id.level}/${id.index}`) ?? fromOld.get(`${id.level}/${id.index}`)) as Hash);
+  });
+  const note = signNote(checkpointBody(keys.origin, new_size, root), keys.origin, keys.signing_seed);
+  const leafRows = made.map((m, i) => ({ leaf_index: tree_size + i, queue_seq: m.seq, kind: m.kind, ref_id: m.ref_id, user_id: m.user_id, leaf: m.leaf }));
+  await db.batch([
+    ...chunks(leafRows, 15).map((c) => db.insert(log_leaves).values(c)),
+    db.insert(log_checkpoints).values({ tree_size: new_size, root_hash: b64encode(root), note, created_at_ms: now_ms }),
+  ] as unknown as Parameters<typeof db.batch>[0]);
+  await store.put("checkpoint", new TextEncoder().encode(note));
+  return { appended: made.length, tree_size: new_size, more };
+}
