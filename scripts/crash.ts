@@ -7,7 +7,8 @@
  * and starts it again on the same state. Clients retry every request with the same idempotency
  * key until it gets an answer, as the app's pages do. At the end every order must be settled
  * exactly once, every pool reward paid once per day, every deposit and withdrawal applied whole
- * or not at all, and the ledger check clean.
+ * or not at all, the ledger check clean, and every transfer and settled order in the
+ * transparency log exactly once, under a signed checkpoint.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
@@ -208,6 +209,10 @@ async function checkState(): Promise<string[]> {
     const d = await rows(`SELECT d.id, d.status, (SELECT COUNT(*) FROM ledger_transfers t WHERE t.ref_type = 'deposit' AND t.ref_id = CAST(d.id AS TEXT) AND t.code = 'deposit') AS credits FROM deposits d`);
     for (const x of d) if (Number(x.credits) !== (x.status === "approved" ? 1 : 0)) problems.push(`deposit ${x.id} (${x.status}): ${x.credits} credits`);
     for (const id of acknowledged.deposits) if (!d.some((x) => Number(x.id) === id && x.status === "approved")) problems.push(`deposit ${id} was approved but is not`);
+    // The transparency log: every transfer and settled order is a leaf exactly once, in one order.
+    const [inbox] = await rows("SELECT (SELECT COUNT(*) FROM log_queue) AS queued, (SELECT COUNT(*) FROM log_leaves) AS leaves, (SELECT COUNT(*) FROM ledger_transfers) AS transfers, (SELECT COUNT(*) FROM orders WHERE status <> 'open') AS settled, (SELECT COALESCE(MAX(leaf_index) + 1, 0) FROM log_leaves) AS size, (SELECT COALESCE(MAX(tree_size), 0) FROM log_checkpoints) AS signed");
+    if (Number(inbox.queued) !== Number(inbox.transfers) + Number(inbox.settled)) problems.push(`log inbox: ${inbox.queued} rows for ${inbox.transfers} transfers and ${inbox.settled} settled orders`);
+    if (Number(inbox.leaves) !== Number(inbox.queued) || Number(inbox.size) !== Number(inbox.leaves) || Number(inbox.signed) !== Number(inbox.size)) problems.push(`log: ${inbox.leaves} leaves (size ${inbox.size}, signed ${inbox.signed}) for ${inbox.queued} queued`);
     console.log(`checked: ${keys.size} orders, ${pool.length} pool orders (${paidDays} rewards), ${w.length} withdrawals, ${d.length} deposits, ${ledger.transfers} transfers`);
   } finally {
     await dispose();
@@ -249,7 +254,7 @@ for (let i = 0; i < 60; i += 1) {
   if (open.every((n) => n === 0)) break;
   await sleep(1000);
 }
-await sleep(5_000); // the earn sweep runs every 2 s here
+await sleep(5_000); // the earn sweep runs every 2 s here, and pokes the log after it
 const s = server!;
 await new Promise((r) => (s.once("exit", r), process.kill(-s.pid!, "SIGTERM")));
 const problems = await checkState();
