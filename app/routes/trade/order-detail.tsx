@@ -4,6 +4,7 @@ import { Fragment, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Screen } from "../../components/nav";
 import { AskServiceButton } from "../../components/service/ask-button";
+import { VerifyRecord } from "../../components/proof/verify-record";
 import { DirectionTag, Signed, StatusPill, useLocalTime } from "../../components/trade/bits";
 import { comparePrices, formatCountdown } from "../../lib/trade-format";
 import type { AuditTick, Order } from "../../lib/trade-types";
@@ -131,10 +132,26 @@ export default function OrderDetail() {
         <p className="t-muted t-audit-note">{t("audit.note")}</p>
       </section>
 
+      {open ? null : <VerifyRecord kind="order" id={order.id} expected={orderExpected(order)} />}
+
       {/* A question about this order opens the chat with the order attached for the operator. */}
       <AskServiceButton kind="order" refId={order.id} />
     </Screen>
   );
+}
+
+/** What this page shows of a settled order, as its transparency-log leaf must say it. */
+function orderExpected(o: Order): Record<string, unknown> {
+  return {
+    kind: "order",
+    id: o.id,
+    outcome: o.status,
+    direction: o.direction,
+    stake_micro: String(o.amount_micro),
+    entry: { price: o.entry_price, ts: o.entry_ts },
+    exit: o.settlement_price === null ? null : { price: o.settlement_price, ts: o.settlement_ts },
+    payout_micro: o.payout_micro === null ? null : String(o.payout_micro),
+  };
 }
 
 function Fact({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {

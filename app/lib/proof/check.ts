@@ -1,0 +1,61 @@
+/**
+ * The browser's verification of one record, as plain functions over what the server sent: every
+ * verdict is computed here, with worker/domain/transparency/verify.ts (noble only), never taken
+ * from the server.
+ */
+import { b64decode, b64encode, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
+
+export const STEPS = ["signature_holds", "leaf_matches", "proof_leads_to_root", "consistent_with_last"] as const;
+export type StepName = (typeof STEPS)[number];
+export type Step = { step: StepName; ok: boolean; detail?: string };
+
+export type Inclusion = { leaf: string; leaf_index: number; tree_size: number; proof: string[]; checkpoint: string };
+/** The last checkpoint this browser accepted: what the next one must extend. */
+export type Seen = { tree_size: number; root_hash: string };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Checks a record's inclusion against the key this browser trusts, the values the page shows
+ * (`expected`: every key must be in the leaf with that value) and the last checkpoint seen.
+ * `consistency` is the server's proof from `seen.tree_size` to this checkpoint's size.
+ */
+export function checkRecord(x: Inclusion, verifier_key: string, expected: Record<string, unknown>, seen: Seen | null, consistency: string[] | null): { steps: Step[]; accepted: Seen | null } {
+  const steps: Step[] = [];
+  const opened = openNote(x.checkpoint, verifier_key);
+  const cp = opened.status === "ok" ? parseCheckpoint(opened.body) : null;
+  steps.push(cp && cp.tree_size === x.tree_size ? { step: "signature_holds", ok: true } : { step: "signature_holds", ok: false, detail: opened.status === "ok" ? "size" : opened.status });
+
+  let leaf: Record<string, unknown> | null = null;
+  try {
+    leaf = JSON.parse(x.leaf) as Record<string, unknown>;
+  } catch {
+    leaf = null;
+  }
+  const differs = leaf ? Object.keys(expected).filter((k) => !same(leaf![k], expected[k])) : Object.keys(expected);
+  steps.push(differs.length === 0 ? { step: "leaf_matches", ok: true } : { step: "leaf_matches", ok: false, detail: differs.join(", ") });
+
+  let proof: Uint8Array[] | null;
+  try {
+    proof = x.proof.map(b64decode);
+  } catch {
+    proof = null;
+  }
+  steps.push({ step: "proof_leads_to_root", ok: Boolean(cp && proof && verifyInclusion(leafHash(x.leaf), x.leaf_index, x.tree_size, proof, cp.root_hash)) });
+
+  steps.push(consistent(cp, seen, consistency));
+  const accepted = cp && steps.every((s) => s.ok) ? { tree_size: cp.tree_size, root_hash: b64encode(cp.root_hash) } : null;
+  return { steps, accepted };
+}
+
+function consistent(cp: { tree_size: number; root_hash: Uint8Array } | null, seen: Seen | null, proof: string[] | null): Step {
+  if (!cp) return { step: "consistent_with_last", ok: false, detail: "no checkpoint" };
+  if (!seen) return { step: "consistent_with_last", ok: true, detail: "first" };
+  if (seen.tree_size > cp.tree_size) return { step: "consistent_with_last", ok: false, detail: "older" };
+  try {
+    const ok = verifyConsistency(seen.tree_size, cp.tree_size, (proof ?? []).map(b64decode), b64decode(seen.root_hash), cp.root_hash);
+    return ok ? { step: "consistent_with_last", ok: true } : { step: "consistent_with_last", ok: false, detail: "fork" };
+  } catch {
+    return { step: "consistent_with_last", ok: false, detail: "fork" };
+  }
+}
