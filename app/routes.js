@@ -52,6 +52,7 @@ function userPages(route) {
   route("pages/me/sub/draw-record", "routes/me/withdrawal-records.tsx"); // the user's withdrawals and where each stands
   route("pages/me/sub/record", "routes/me/statement.tsx"); // ledger statement: every line on the user's accounts
   route("pages/me/sub/trade-detail", "routes/me/statement-detail.tsx"); // one ledger transfer from the statement (?id=)
+  route("proof", "routes/proof/proof.tsx"); // the transparency log, public: latest signed checkpoint, history, verifier key, how to check
   route("pages/proof/check", "routes/resources/proof-check.ts"); // what the browser needs to verify one record in the transparency log (?order_id= or ?transfer_id=, &first=)
   route("pages/me/sub/export/:kind", "routes/resources/export-csv.ts"); // CSV download (statement or orders, ?from=&to=): resource route, the token stays server-side
   route("pages/me/sub/limits", "routes/me/limits.tsx"); // responsible trading: own limits, cool-off and self-exclusion

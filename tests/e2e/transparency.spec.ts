@@ -58,3 +58,14 @@ test("a settled order verifies in the browser, in English and Thai; a rewritten 
   await expect(page.getByTestId("verify-step-leaf_matches")).toHaveAttribute("data-ok", "false");
   await expect(page.getByTestId("verify-step-proof_leads_to_root")).toHaveAttribute("data-ok", "false");
 });
+
+test("the public /proof page, signed out: the latest signed checkpoint, the key, how to check, the history", async ({ page }) => {
+  const words_ = words("en", "trade").proof_page;
+  await open(page, "/proof");
+  await expect(page).toHaveURL(/\/proof$/);
+  await expect(page.getByRole("heading", { name: words_.latest })).toBeVisible();
+  const key = (await (await page.request.get("/api/proof/key")).json()).data.verifier_key;
+  await expect(page.getByTestId("proof-key")).toHaveText(key);
+  await expect(page.getByRole("heading", { name: words_.how })).toBeVisible();
+  await page.screenshot({ path: "tests/e2e/artifacts/proof-page-en.png", fullPage: true });
+});

@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AppLink } from "../nav";
 import { checkRecord, STEPS, type Inclusion, type Seen, type Step } from "../../lib/proof/check";
 
 type Answer = { code: number; msg: string; data: { inclusion: Inclusion; verifier_key: string; consistency: string[] | null } | Record<string, unknown> };
@@ -60,7 +61,12 @@ export function VerifyRecord({ kind, id, expected }: { kind: "order" | "transfer
       <h2 id="t-verify-title" className="card-title">
         {t("verify.title")}
       </h2>
-      <p className="t-muted">{t("verify.intro")}</p>
+      <p className="t-muted">
+        {t("verify.intro")}{" "}
+        <AppLink to="/proof" className="p-link">
+          {t("proof_page.title")}
+        </AppLink>
+      </p>
       <button type="button" className="btn btn-plain" onClick={start} disabled={busy} data-testid="verify-button">
         {busy ? t("verify.checking") : result || refused ? t("verify.again") : t("verify.button")}
       </button>

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Screen } from "../../components/nav";
+import { AppLink, Screen } from "../../components/nav";
 import { apiOrLogin } from "../../lib/api.server";
 export { shouldRevalidate } from "../../lib/revalidate";
 
@@ -15,6 +15,7 @@ export const APP_VERSION = "0.1.0";
 
 export default function AboutPage() {
   const { t } = useTranslation("me");
+  const { t: tt } = useTranslation("trade");
   const about = useLoaderData<typeof loader>();
   return (
     <Screen title={about.title} back>
@@ -26,6 +27,9 @@ export default function AboutPage() {
             <p>{s.body}</p>
           </div>
         ))}
+        <p>
+          <AppLink to="/proof">{tt("proof_page.title")}</AppLink>
+        </p>
         <p className="muted">{t("version", { version: APP_VERSION })}</p>
       </section>
     </Screen>
