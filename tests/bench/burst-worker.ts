@@ -22,6 +22,7 @@ export { UserChannel } from "../../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../../durable-objects/quotes/quote-hub";
 export { ServiceConversation } from "../../durable-objects/service/conversation";
 export { ServiceInbox } from "../../durable-objects/service/inbox";
+export { LogSequencer } from "../../durable-objects/transparency/log-sequencer";
 
 export type PlaceBatch = { inputs: PlaceOrder[]; latest: Tick; now_ms: number; concurrency: number };
 export type PlaceBatchResult = { statuses: Record<string, number>; ms: number };
