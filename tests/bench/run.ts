@@ -11,6 +11,9 @@
  *   service   6. 200 customer-service conversations at once, 10 rounds each: delivery latency
  *                from REST send to the other side's socket, lost and duplicated messages, next
  *                to a socket ping through the same object and /api/health.
+ *   log       9. inclusion and consistency proofs on a 1,000,000-leaf transparency log read from
+ *                the local R2, next to one bare tile read (tests/bench/log.ts); the burst (5)
+ *                reports the log's checkpoint lag.
  *   lighthouse 8. Lighthouse mobile scores of home and trade (signed in), markets and login, next
  *                to the app's static offline page (tests/bench/lighthouse.ts).
  *   weight    7. the gzip JavaScript of the login, home, markets and trade routes on a first
@@ -30,6 +33,7 @@ import { benchPlaceOrders, benchSettlementBurst, benchTickFanout } from "./trade
 import { benchServiceChat } from "./service";
 import { benchPageWeight } from "./weight";
 import { benchLighthouse } from "./lighthouse";
+import { benchLogProofs } from "./log";
 
 const STATE_DIR = process.env.BENCH_STATE_DIR ?? ".wrangler/bench";
 /** BENCH_TRADES: which of the trade benches to run (default all: fanout,orders,burst). */
@@ -46,6 +50,7 @@ const GROUPS: Group[] = [
   { name: "service", limit_ms: 300_000, run: serviceGroup },
   { name: "weight", limit_ms: 120_000, run: weightGroup },
   { name: "lighthouse", limit_ms: 400_000, run: lighthouseGroup },
+  { name: "log", limit_ms: 400_000, run: () => benchLogProofs(`${STATE_DIR}-log`) },
 ];
 
 async function lighthouseGroup(): Promise<GroupResult> {
