@@ -11,7 +11,7 @@ import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
 import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
-import { pokeLog } from "./transparency-log";
+import { liabilitiesIfDue, pokeLog } from "./transparency-log";
 import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } from "./page-security";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
@@ -57,6 +57,6 @@ export default {
     // One view for both: D1's per-invocation limits are shared by everything this run does.
     const limited = withInvocationDb(env);
     // Then the log: what the sweeps wrote, and anything a lost poke left in its inbox.
-    ctx.waitUntil(Promise.allSettled([sweepOverdueOrders(limited), sweepEarn(limited)]).then(() => pokeLog(env)));
+    ctx.waitUntil(Promise.allSettled([sweepOverdueOrders(limited), sweepEarn(limited)]).then(() => Promise.all([pokeLog(env), liabilitiesIfDue(env)])));
   },
 } satisfies ExportedHandler<Env>;

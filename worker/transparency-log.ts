@@ -21,3 +21,13 @@ export async function pokeLog(env: LogEnv): Promise<void> {
     console.error("transparency log poke failed", err);
   }
 }
+
+/** The daily proof-of-liabilities snapshot (the cron asks every minute; the object takes one a day). */
+export async function liabilitiesIfDue(env: LogEnv): Promise<void> {
+  if (env.APP_ENV === "test") return;
+  try {
+    await logSequencer(env).liabilitiesIfDue();
+  } catch (err) {
+    console.error("liabilities snapshot failed", err);
+  }
+}

@@ -1,3 +1,5 @@
+import type { LiabilityEntry, Snapshot } from "../../worker/domain/transparency/liabilities";
+
 /** The log sequencer's RPC surface (typed here, so worker/env.ts does not import the class). */
 export interface LogSequencerApi extends Rpc.DurableObjectBranded {
   /** Something may have entered the log's inbox: append soon. */
@@ -8,4 +10,10 @@ export interface LogSequencerApi extends Rpc.DurableObjectBranded {
   pseudonym(user_id: number): Promise<string | null>;
   /** Appends everything waiting now (tests and the cron call it); answers the tree size. */
   drain(): Promise<number>;
+  /** Proof of liabilities: a snapshot now (null without keys). */
+  takeLiabilities(taken_by: string): Promise<Snapshot | null>;
+  /** The daily snapshot, if the latest is a day old or there is none. */
+  liabilitiesIfDue(): Promise<void>;
+  /** The user's leaf and path in the latest snapshot (null: not in it, or no keys). */
+  liabilitiesEntry(user_id: number): Promise<LiabilityEntry | null>;
 }

@@ -11,7 +11,10 @@ import type { Env } from "../../worker/env";
 import { generateSigningKey, publicKeyOf, verifierKey } from "../../worker/domain/transparency/note";
 import { appendBatch, pseudonymOf, type LogKeys, type TileStore } from "../../worker/domain/transparency/sequencer";
 import { b64decode } from "../../worker/domain/transparency/verify";
+import { entryOf, latestSnapshot, takeSnapshot } from "../../worker/domain/transparency/liabilities";
 import type { LogSequencerApi } from "./log-api";
+
+const DAY_MS = 24 * 3600_000;
 
 /** After an append, look once more this soon: writes that raced the batch are picked up. */
 const FOLLOW_UP_MS = 1_000;
@@ -40,6 +43,20 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
       const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now());
       if (!r.more) return r.tree_size;
     }
+  }
+
+  async takeLiabilities(taken_by: string) {
+    const keys = await this.keys();
+    return keys ? takeSnapshot(getDb(this.env.DB), this.store(), keys, taken_by, Date.now()) : null;
+  }
+
+  async liabilitiesIfDue() {
+    const latest = await latestSnapshot(getDb(this.env.DB));
+    if (!latest || Date.now() - latest.taken_at_ms >= DAY_MS) await this.takeLiabilities("daily");
+  }
+
+  async liabilitiesEntry(user_id: number) {
+    return (await this.keys()) ? entryOf(getDb(this.env.DB), this.store(), user_id) : null;
   }
 
   async alarm() {

@@ -26,7 +26,7 @@ import { testClockApi } from "./resources/test-clock";
 import { kefuApi, serviceApi } from "./resources/service";
 import { adminServiceApi } from "./resources/admin-service";
 import { notificationsApi } from "./resources/notifications";
-import { proofApi } from "./resources/proof";
+import { adminProofApi, proofApi } from "./resources/proof";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
 import { pokeLog } from "../transparency-log";
@@ -84,6 +84,7 @@ export function createApi() {
   app.route("/admin/service", adminServiceApi);
   app.route("/service", serviceApi);
   app.route("/proof", proofApi);
+  app.route("/admin/proof", adminProofApi);
   app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));

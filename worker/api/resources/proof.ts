@@ -14,7 +14,8 @@ import { consistencyProof, inclusionProof } from "../../domain/transparency/merk
 import { tileReader } from "../../domain/transparency/tiles";
 import { b64encode } from "../../domain/transparency/verify";
 import { logSequencer } from "../../transparency-log";
-import { tokenFrom } from "../../middleware/auth";
+import { requireOperator, tokenFrom } from "../../middleware/auth";
+import { auditInsert } from "../../domain/audit/log";
 import { ApiError, ok, read } from "../envelope";
 import { id, int, pagination } from "../fields";
 import type { AppEnv } from "../types";
@@ -115,6 +116,15 @@ export const proofApi = new Hono<AppEnv>()
     const list = await Promise.all(rows.map(async (r) => ({ transfer_id: Number(r.ref_id), leaf: r.leaf, leaf_index: r.leaf_index, proof: (await inclusionProof(r.leaf_index, size, read_)).map(b64encode) })));
     return ok(c, { checkpoint: latest?.note ?? "", tree_size: size, list, total: Number(total) });
   })
+  // Proof of liabilities: the caller's leaf and path in the latest snapshot, checked in the browser.
+  .post("/liabilities", async (c) => {
+    const who = await reader(c);
+    if (who.user_id === null) throw new ApiError("errors.unauthorized", 401);
+    const entry = await logSequencer(c.env).liabilitiesEntry(who.user_id);
+    if (!entry) throw new ApiError("errors.liabilities_not_included");
+    const s = entry.snapshot;
+    return ok(c, { note: s.note, taken_at_ms: s.taken_at_ms, total_micro: String(s.total_micro), root_hash: s.root_hash, leaf: entry.leaf, path: entry.path });
+  })
   .get("/tile/*", async (c) => {
     const path = new URL(c.req.url).pathname.replace(/^\/api\/proof\//, "");
     if (!/^tile\/(\d+|entries)(\/x\d{3})*\/\d{3}(\.p\/\d{1,3})?$/.test(path)) throw new ApiError("errors.not_found", 404);
@@ -123,3 +133,11 @@ export const proofApi = new Hono<AppEnv>()
     // Published tiles never change (a grown partial tile gets a new path): cache them for good.
     return new Response(o.body, { headers: { "content-type": "application/octet-stream", "cache-control": "public, max-age=31536000, immutable", "access-control-allow-origin": "*" } });
   });
+
+/** `/api/admin/proof/liabilities`: an operator takes a proof-of-liabilities snapshot now (audited). */
+export const adminProofApi = new Hono<AppEnv>().use("*", requireOperator).post("/liabilities", async (c) => {
+  const snapshot = await logSequencer(c.env).takeLiabilities(c.get("operator").account);
+  if (!snapshot) throw new ApiError("errors.log_not_configured", 503);
+  await auditInsert(c.get("db"), { operator_id: c.get("operator").id, action: "proof.liabilities", target: String(snapshot.id), data: { total_micro: snapshot.total_micro, accounts: snapshot.accounts } }, Date.now());
+  return ok(c, { id: snapshot.id, taken_at_ms: snapshot.taken_at_ms, total_micro: String(snapshot.total_micro), root_hash: snapshot.root_hash, accounts: snapshot.accounts, note: snapshot.note });
+});

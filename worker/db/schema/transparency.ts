@@ -45,3 +45,19 @@ export const log_checkpoints = sqliteTable("log_checkpoints", {
   note: text("note").notNull(),
   created_at_ms: integer("created_at_ms").notNull(),
 });
+
+/**
+ * Proof-of-liabilities snapshots: the total of every user's obligation at one moment (all
+ * transfers up to `through_transfer_id`), the Merkle sum tree's root and the signed note. The
+ * leaves (pseudonym, balance, nonce) are kept in the log's bucket, never served whole.
+ */
+export const liability_snapshots = sqliteTable("liability_snapshots", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  taken_at_ms: integer("taken_at_ms").notNull(),
+  total_micro: integer("total_micro").notNull(),
+  root_hash: text("root_hash").notNull(),
+  note: text("note").notNull(),
+  through_transfer_id: integer("through_transfer_id").notNull(),
+  accounts: integer("accounts").notNull(),
+  taken_by: text("taken_by").notNull(),
+});

@@ -101,3 +101,22 @@ describe("proof of liabilities: the sum path", () => {
     expect(verifySumPath(leaves[2], [{ ...pathOfC[0], hash: "not base64!" }, pathOfC[1]], root, "1000012")).toBe(false);
   });
 });
+
+describe("proof of liabilities: the sum tree", () => {
+  it("every leaf's path verifies against the root and total, for any number of accounts", async () => {
+    const { buildSumTree, pathOf } = await import("../../../../worker/domain/transparency/sum-tree");
+    fc.assert(
+      fc.property(fc.array(fc.bigInt({ min: 0n, max: 10n ** 15n }), { minLength: 1, maxLength: 70 }), fc.nat(), (balances, pick) => {
+        const leaves = balances.map((b, i) => ({ account: `acct${i}`, balance_micro: String(b), nonce: `n${i}` }));
+        const tree = buildSumTree(leaves);
+        expect(tree.total_micro).toBe(String(balances.reduce((a, b) => a + b, 0n)));
+        const i = pick % leaves.length;
+        expect(verifySumPath(leaves[i], pathOf(tree, i), tree.root_hash, tree.total_micro)).toBe(true);
+        // Claiming one micro-unit less, or another account's nonce, fails.
+        if (balances[i] > 0n) expect(verifySumPath({ ...leaves[i], balance_micro: String(balances[i] - 1n) }, pathOf(tree, i), tree.root_hash, tree.total_micro)).toBe(false);
+        expect(verifySumPath({ ...leaves[i], nonce: "other" }, pathOf(tree, i), tree.root_hash, tree.total_micro)).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

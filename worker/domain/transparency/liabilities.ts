@@ -1,0 +1,87 @@
+/**
+ * Proof of liabilities: a snapshot of what the platform owes each user (every user ledger
+ * account together: available, locked in orders and withdrawals under review, earn principal,
+ * demo money in a demo), committed in a Merkle sum tree whose total and root are signed. Each
+ * user can check that their balance is counted in the total; nobody learns another's balance.
+ * Accounts are named by their log pseudonym and each leaf is salted with a per-snapshot nonce
+ * (an HMAC, so it can be recomputed, never guessed).
+ */
+import { desc, sql } from "drizzle-orm";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import type { Db } from "../../db/client";
+import { liability_snapshots } from "../../db/schema";
+import { signNote } from "./note";
+import { pseudonymOf, type LogKeys, type TileStore } from "./sequencer";
+import { buildSumTree, pathOf, type SumLeaf, type SumPathStep } from "./sum-tree";
+import { hex } from "./verify";
+
+export type Snapshot = typeof liability_snapshots.$inferSelect;
+
+const leavesPath = (taken_at_ms: number) => `liabilities/${taken_at_ms}.json`;
+
+function nonceOf(keys: LogKeys, taken_at_ms: number, user_id: number): string {
+  return hex(hmac(sha256, keys.pseudonym_key, new TextEncoder().encode(`liabilities:${taken_at_ms}:${user_id}`))).slice(0, 32);
+}
+
+/** The note: `<origin>/liabilities`, the time, the total and the root, signed with the log's key. */
+export function liabilitiesBody(origin: string, taken_at_ms: number, total_micro: string, root_hash: string): string {
+  return `${origin}/liabilities\n${taken_at_ms}\n${total_micro}\n${root_hash}\n`;
+}
+
+export async function takeSnapshot(db: Db, store: TileStore, keys: LogKeys, taken_by: string, now_ms: number): Promise<Snapshot> {
+  // One batch: the balances and the last transfer they include are read in the same transaction.
+  const [balances, last] = (await db.batch([
+    db.all<{ user_id: number; balance: number }>(sql`SELECT user_id, SUM(balance_micro) AS balance FROM ledger_accounts WHERE owner_kind = 'user' AND user_id IS NOT NULL GROUP BY user_id ORDER BY user_id`),
+    db.all<{ id: number | null }>(sql`SELECT MAX(id) AS id FROM ledger_transfers`),
+  ] as unknown as Parameters<typeof db.batch>[0])) as unknown as [{ user_id: number; balance: number }[], { id: number | null }[]];
+  const leaves: (SumLeaf & { user_id: number })[] = balances.map((b) => ({
+    user_id: b.user_id,
+    account: pseudonymOf(keys.pseudonym_key, b.user_id),
+    balance_micro: String(b.balance),
+    nonce: nonceOf(keys, now_ms, b.user_id),
+  }));
+  // Ordered by pseudonym: a leaf's place says nothing about who or when.
+  leaves.sort((a, b) => (a.account < b.account ? -1 : 1));
+  const tree = buildSumTree(leaves.length ? leaves : [{ account: "none", balance_micro: "0", nonce: "0" }]);
+  const note = signNote(liabilitiesBody(keys.origin, now_ms, tree.total_micro, tree.root_hash), keys.origin, keys.signing_seed);
+  await store.put(leavesPath(now_ms), new TextEncoder().encode(JSON.stringify(leaves)));
+  const [row] = await db
+    .insert(liability_snapshots)
+    .values({ taken_at_ms: now_ms, total_micro: Number(tree.total_micro), root_hash: tree.root_hash, note, through_transfer_id: last[0]?.id ?? 0, accounts: leaves.length, taken_by })
+    .returning();
+  return row;
+}
+
+export async function latestSnapshot(db: Db): Promise<Snapshot | undefined> {
+  return db.query.liability_snapshots.findFirst({ orderBy: desc(liability_snapshots.id) });
+}
+
+export type LiabilityEntry = { snapshot: Snapshot; leaf: SumLeaf; path: SumPathStep[] };
+
+/** The user's leaf and path in the latest snapshot, or null when they joined after it. */
+export async function entryOf(db: Db, store: TileStore, user_id: number): Promise<LiabilityEntry | null> {
+  const snapshot = await latestSnapshot(db);
+  if (!snapshot) return null;
+  const raw = await store.get(leavesPath(snapshot.taken_at_ms));
+  if (!raw) return null;
+  const leaves = JSON.parse(new TextDecoder().decode(raw)) as (SumLeaf & { user_id: number })[];
+  const index = leaves.findIndex((l) => l.user_id === user_id);
+  if (index < 0) return null;
+  const tree = buildSumTree(leaves);
+  const { account, balance_micro, nonce } = leaves[index];
+  return { snapshot, leaf: { account, balance_micro, nonce }, path: pathOf(tree, index) };
+}
+
+/**
+ * Each snapshot's total against the ledger as of its last transfer: what the users' accounts
+ * held after transfer `through_transfer_id` (`npm run ledger:check`).
+ */
+export async function checkSnapshots(db: Db): Promise<{ id: number; total_micro: number; ledger_micro: number }[]> {
+  return db.all<{ id: number; total_micro: number; ledger_micro: number }>(sql`
+    SELECT s.id, s.total_micro,
+      COALESCE((SELECT SUM(CASE WHEN c.owner_kind = 'user' THEN t.amount_micro ELSE 0 END) - SUM(CASE WHEN d.owner_kind = 'user' THEN t.amount_micro ELSE 0 END)
+        FROM ledger_transfers t JOIN ledger_accounts d ON d.id = t.debit_account_id JOIN ledger_accounts c ON c.id = t.credit_account_id
+        WHERE t.id <= s.through_transfer_id), 0) AS ledger_micro
+    FROM liability_snapshots s ORDER BY s.id`);
+}
