@@ -37,7 +37,8 @@ function userPages(route) {
   route("pages/me/sub/setting", "routes/me/settings.tsx"); // language and logout
   route("pages/me/sub/modify-pwd", "routes/me/change-password.tsx"); // change the login password
   route("pages/me/sub/security", "routes/me/security.tsx"); // two-factor sign-in: state, enrolment (QR, key, one code), recovery codes once, turning it off
-  route("pages/me/sub/about", "routes/me/about.tsx"); // about the platform, app version
+  route("pages/me/sub/about", "routes/me/about.tsx");
+  route("pages/me/sub/liabilities", "routes/me/liabilities.tsx"); // proof of liabilities: the user's entry in the latest snapshot, checked in the browser // about the platform, app version
   route("pages/me/sub/devices", "routes/me/devices.tsx"); // signed-in sessions (this device, end one, end all others) and the last 50 sign-in attempts
   route("pages/me/sub/passkeys", "routes/me/passkeys.tsx"); // passkeys: add, rename, remove
   route("pages/me/sub/service", "routes/me/service.tsx"); // customer-service chat, open without login (a guest's conversation follows them into their account)

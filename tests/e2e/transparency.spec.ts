@@ -69,3 +69,21 @@ test("the public /proof page, signed out: the latest signed checkpoint, the key,
   await expect(page.getByRole("heading", { name: words_.how })).toBeVisible();
   await page.screenshot({ path: "tests/e2e/artifacts/proof-page-en.png", fullPage: true });
 });
+
+test("proof of liabilities: after a snapshot the user's balance is verified as included, in English and Thai", async ({ page }) => {
+  const { name, password } = await register(page);
+  await fund(page.request, name, password, "75");
+  const op = await (await page.request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
+  const taken = await (await page.request.post("/api/admin/proof/liabilities", { headers: { token: op.data.token } })).json();
+  expect(taken.code, taken.msg).toBe(1);
+  const en_ = words("en", "trade").liabilities;
+  const th_ = words("th", "trade").liabilities;
+  await open(page, "/pages/me/sub/liabilities");
+  await expect(page.getByTestId("liabilities-verdict")).toHaveText(en_.verified);
+  await expect(page.getByTestId("liabilities-included")).toContainText("75.00");
+  await page.screenshot({ path: "tests/e2e/artifacts/liabilities-en.png" });
+  await page.context().addCookies([{ name: "lng", value: Buffer.from(JSON.stringify("th")).toString("base64"), url: page.url() }]);
+  await page.reload();
+  await expect(page.getByTestId("liabilities-verdict")).toHaveText(th_.verified);
+  await page.screenshot({ path: "tests/e2e/artifacts/liabilities-th.png" });
+});

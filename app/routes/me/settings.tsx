@@ -38,6 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Settings() {
   const { t } = useTranslation("me");
   const { t: ts } = useTranslation("shell");
+  const { t: tt } = useTranslation("trade");
   const { t: tn } = useTranslation("notifications");
   const root = useRootData();
   const ui = useUi();
@@ -86,6 +87,10 @@ export default function Settings() {
       </section>
       <nav className="menu card" aria-label={t("limits.title")}>
         <MenuItem to="/pages/me/sub/limits" label={t("limits.title")} testId="settings-limits" />
+      </nav>
+      <nav className="menu card" aria-label={tt("liabilities.title")}>
+        <MenuItem to="/pages/me/sub/liabilities" label={tt("liabilities.title")} testId="menu-liabilities" />
+        <MenuItem to="/proof" label={tt("proof_page.title")} testId="menu-proof" />
       </nav>
       <nav className="menu card" aria-label={t("devices.title")}>
         <MenuItem to="/pages/me/sub/devices" label={t("devices.menu")} testId="menu-devices" />
