@@ -7,11 +7,12 @@
  * routes-<n>.test.ts each take one shard of the routes so two run side by side.
  */
 import fc from "fast-check";
-import { expect } from "vitest";
+import { describe, expect, it } from "vitest";
+import { checkLedger } from "../../../worker/domain/ledger/check";
 import { createApi } from "../../../worker/api/app";
 import { withInvocationDb } from "../../../worker/db/limits";
 import { DEMO } from "../../../scripts/seed-demo";
-import { call, newUser, testEnv } from "../helpers";
+import { call, db, newUser, seed, testEnv } from "../helpers";
 
 export const SHARDS = 4;
 /** CI's tier: 200 requests a route. `npm run fuzz -- --runs 2000` passes more through the binding. */
@@ -182,4 +183,21 @@ export async function fuzzRoutes(routes: Route[], who: Who[], otherIds: number[]
     );
   }
   return sent;
+}
+
+/** One shard's suite: every route of the shard fuzzed, then the books checked. */
+export function fuzzShard(n: number) {
+  describe(`fuzz: shard ${n} of ${SHARDS}`, () => {
+    it(`sends ${RUNS} bad requests to each route of the shard: no 5xx, no stack trace, the envelope, no ledger drift`, async () => {
+      await seed();
+      const { who, otherIds } = await identities();
+      const routes = shard(n);
+      expect(routes.length).toBeGreaterThan(apiRoutes().length / SHARDS - 1);
+      const sent = await fuzzRoutes(routes, who, otherIds);
+      expect(sent).toBe(routes.length * RUNS);
+      const ledger = await checkLedger(db);
+      expect(ledger.drift).toEqual([]);
+      expect(ledger.ok).toBe(true);
+    }, 600_000);
+  });
 }

@@ -1,18 +1,4 @@
-import { describe, expect, it } from "vitest";
-import { checkLedger } from "../../../worker/domain/ledger/check";
-import { db, seed } from "../helpers";
-import { apiRoutes, fuzzRoutes, identities, RUNS, shard, SHARDS } from "./fuzz";
+// One quarter of the API's routes (tests/api/fuzz/fuzz.ts), so two shards run side by side.
+import { fuzzShard } from "./fuzz";
 
-describe(`fuzz: shard 2 of ${SHARDS}`, () => {
-  it(`sends ${RUNS} bad requests to each route of the shard: no 5xx, no stack trace, the envelope, no ledger drift`, async () => {
-    await seed();
-    const { who, otherIds } = await identities();
-    const routes = shard(2);
-    expect(routes.length).toBeGreaterThan(apiRoutes().length / SHARDS - 1);
-    const sent = await fuzzRoutes(routes, who, otherIds);
-    expect(sent).toBe(routes.length * RUNS);
-    const ledger = await checkLedger(db);
-    expect(ledger.drift).toEqual([]);
-    expect(ledger.ok).toBe(true);
-  }, 600_000);
-});
+fuzzShard(2);
