@@ -46,6 +46,15 @@ test("a settled order verifies in the browser, in English and Thai; a rewritten 
   await expect(page.getByTestId("verify-step-consistent_with_last")).toContainText(th.step.consistent_with_last.ok);
   await page.screenshot({ path: "tests/e2e/artifacts/verify-th.png" });
 
+  // A line of the statement (the stake that bought the order) verifies the same way.
+  const lines = (await (await page.request.post("/api/user/records", { headers: { token }, data: {} })).json()).data.items as { id: number; code: string }[];
+  const stake = lines.find((l) => l.code === "trade_stake")!;
+  await open(page, `/pages/me/sub/trade-detail?id=${stake.id}`);
+  await page.getByTestId("verify-button").click();
+  await expect(verdict).toHaveText(th.transfer.all_ok);
+  await page.goBack();
+  await page.reload();
+
   // Someone rewrites the outcome on the way: the page finds it.
   await page.route("**/pages/proof/check*", async (route) => {
     const res = await route.fetch();

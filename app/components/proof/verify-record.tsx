@@ -59,10 +59,10 @@ export function VerifyRecord({ kind, id, expected }: { kind: "order" | "transfer
   return (
     <section className="card t-verify" aria-labelledby="t-verify-title" data-testid="verify-record">
       <h2 id="t-verify-title" className="card-title">
-        {t("verify.title")}
+        {t(kind === "order" ? "verify.title" : "verify.transfer.title")}
       </h2>
       <p className="t-muted">
-        {t("verify.intro")}{" "}
+        {t(kind === "order" ? "verify.intro" : "verify.transfer.intro")}{" "}
         <AppLink to="/proof" className="p-link">
           {t("proof_page.title")}
         </AppLink>
@@ -78,7 +78,7 @@ export function VerifyRecord({ kind, id, expected }: { kind: "order" | "transfer
       {result ? (
         <>
           <p className={allOk ? "t-verify-verdict t-verify-ok" : "t-verify-verdict t-verify-bad"} role="status" data-testid="verify-verdict" data-ms={result.ms.toFixed(1)}>
-            {allOk ? t("verify.all_ok") : t("verify.failed")}
+            {allOk ? t(kind === "order" ? "verify.all_ok" : "verify.transfer.all_ok") : t("verify.failed")}
           </p>
           <ul className="t-verify-steps">
             {STEPS.map((name) => {

@@ -1,8 +1,8 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData, useRevalidator } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { TableWrap } from "../../components/admin/money";
-import { adminApiOrLogin } from "../../lib/admin.server";
+import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { formatDateTime } from "../../lib/format";
 import { formatUsdtExact } from "../../../worker/domain/money/units";
 import type { LedgerReport } from "../../../worker/domain/ledger/check";
@@ -11,15 +11,29 @@ export { shouldRevalidate } from "../../lib/revalidate";
 /** The ledger check as the console API answers it: the domain report plus its totals as text. */
 type Report = LedgerReport & { debits: string; credits: string; balance_sum: string };
 
+type Liabilities = {
+  snapshots: { id: number; taken_at_ms: number | null; total_micro: number; ledger_micro: number; accounts: number; taken_by: string }[];
+  addresses: { chain: string; address: string }[];
+  addresses_total: number;
+};
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const res = await adminApiOrLogin<Report>(context, request, "/api/admin/ledger/check");
-  return { report: res.code === 1 ? res.data : null, error: res.code === 1 ? "" : res.msg, checked_at: Date.now() };
+  const [res, liabilities] = await Promise.all([
+    adminApiOrLogin<Report>(context, request, "/api/admin/ledger/check"),
+    adminApiOrLogin<Liabilities>(context, request, "/api/admin/proof/liabilities/list"),
+  ]);
+  return { report: res.code === 1 ? res.data : null, error: res.code === 1 ? "" : res.msg, checked_at: Date.now(), liabilities: liabilities.code === 1 ? liabilities.data : null };
+}
+
+/** "Take a snapshot now": the proof-of-liabilities snapshot, audited by the API. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return adminApi(context, request, "/api/admin/proof/liabilities", {});
 }
 
 /** Recomputes every balance from the transfers: the books balance when this says OK. */
 export default function AdminLedger() {
   const { t, i18n } = useTranslation("admin");
-  const { report: r, error, checked_at } = useLoaderData<typeof loader>();
+  const { report: r, error, checked_at, liabilities } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const lng = i18n.language;
   const running = revalidator.state !== "idle";
@@ -95,6 +109,59 @@ export default function AdminLedger() {
           )}
         </>
       )}
+      {liabilities ? <LiabilitiesPanel data={liabilities} lng={lng} /> : null}
+    </section>
+  );
+}
+
+/** Proof of liabilities: what the snapshots say users are owed, against the ledger, and where the reserves sit. */
+function LiabilitiesPanel({ data, lng }: { data: Liabilities; lng: string }) {
+  const { t } = useTranslation("admin");
+  const take = useFetcher<{ code: number; msg: string }>();
+  const latest = data.snapshots[0];
+  return (
+    <section data-testid="liabilities-panel">
+      <div className="page-head">
+        <h2>{t("liabilities.title")}</h2>
+        <take.Form method="post">
+          <button type="submit" className="btn btn-sm btn-primary" disabled={take.state !== "idle"} data-testid="liabilities-take">
+            {t("liabilities.take")}
+          </button>
+        </take.Form>
+      </div>
+      <p className="muted">{t("liabilities.note")}</p>
+      {take.data && take.data.code !== 1 ? <p className="notice notice-bad">{take.data.msg}</p> : null}
+      {latest ? (
+        <div className="stats">
+          <Stat label={t("liabilities.total")} value={formatUsdtExact(latest.total_micro, lng)} unit="USDT" bad={latest.total_micro !== latest.ledger_micro} testId="liabilities-total" />
+          <Stat label={t("liabilities.ledger")} value={formatUsdtExact(latest.ledger_micro, lng)} unit="USDT" />
+          <Stat label={t("liabilities.accounts")} value={latest.accounts.toLocaleString(lng)} note={latest.taken_at_ms ? formatDateTime(latest.taken_at_ms, lng) : ""} />
+        </div>
+      ) : (
+        <p className="notice">{t("liabilities.none")}</p>
+      )}
+      <h3>{t("liabilities.reserves", { n: data.addresses_total.toLocaleString(lng) })}</h3>
+      <p className="muted">{t("liabilities.reserves_note")}</p>
+      <TableWrap>
+        <table className="table money-table">
+          <thead>
+            <tr>
+              <th>{t("liabilities.chain")}</th>
+              <th>{t("liabilities.address")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.addresses.map((a) => (
+              <tr key={a.address}>
+                <td>{a.chain}</td>
+                <td>
+                  <code className="mono">{a.address}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
     </section>
   );
 }

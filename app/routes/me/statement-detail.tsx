@@ -4,15 +4,20 @@ import { useTranslation } from "react-i18next";
 import { LocalTime } from "../../components/money/local-time";
 import { useLedgerWords } from "../../lib/ledger-words";
 import { Notice } from "../../components/money/notice";
+import { VerifyRecord } from "../../components/proof/verify-record";
 import { AppLink, Screen } from "../../components/nav";
 import { apiOrLogin } from "../../lib/api.server";
 import { type StatementLine } from "../../lib/money";
 import { useRootData } from "../../root";
 import moneyStyles from "../../styles/money.css";
+import tradeStyles from "../../styles/trade.css";
 import { formatSigned, formatUsdtExact } from "../../../worker/domain/money/units";
 export { shouldRevalidate } from "../../lib/revalidate";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: moneyStyles }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: moneyStyles },
+  { rel: "stylesheet", href: tradeStyles },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const id = new URL(request.url).searchParams.get("id") ?? "";
@@ -90,6 +95,12 @@ export default function TransactionDetail() {
           </div>
         </dl>
       </section>
+
+      <VerifyRecord
+        kind="transfer"
+        id={first.id}
+        expected={{ kind: "transfer", id: first.id, code: first.code, ref_type: first.ref_type, ref_id: first.ref_id, amount_micro: String(Math.abs(first.amount_micro)), created_at_ms: first.created_at }}
+      />
 
       {lines.map((l) => (
         <section className="card" key={l.account} data-testid="detail-line">

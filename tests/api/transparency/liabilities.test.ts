@@ -53,6 +53,11 @@ describe("proof of liabilities", () => {
     expect(r.data.error).toBe("liabilities_not_included");
     expect(r.msg).toContain("not in the latest snapshot");
     for (const s of await checkSnapshots(db)) expect(s.total_micro).toBe(s.ledger_micro);
+    // The console's panel: the snapshot against the ledger, beside the derived reserve addresses.
+    const list = await call("/api/admin/proof/liabilities/list", {}, { token: await operatorToken() });
+    expect(list.data.snapshots[0]).toMatchObject({ total_micro: list.data.snapshots[0].ledger_micro, taken_by: "operator" });
+    expect(list.data.addresses_total).toBeGreaterThan(0);
+    expect((await call("/api/admin/proof/liabilities/list", {}, { token: late.token })).status).toBe(401);
     expect(await db.run(sql`UPDATE liability_snapshots SET total_micro = 0`).then(() => "updated", () => "refused")).toBe("refused");
   });
 });

@@ -8,7 +8,8 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { ledger_accounts, ledger_transfers, log_checkpoints, log_leaves, orders } from "../../db/schema";
+import { ledger_accounts, ledger_transfers, liability_snapshots, log_checkpoints, log_leaves, orders } from "../../db/schema";
+import { checkSnapshots } from "../../domain/transparency/liabilities";
 import { resolveSessionWith } from "../../domain/identity/session";
 import { consistencyProof, inclusionProof } from "../../domain/transparency/merkle";
 import { tileReader } from "../../domain/transparency/tiles";
@@ -135,9 +136,24 @@ export const proofApi = new Hono<AppEnv>()
   });
 
 /** `/api/admin/proof/liabilities`: an operator takes a proof-of-liabilities snapshot now (audited). */
-export const adminProofApi = new Hono<AppEnv>().use("*", requireOperator).post("/liabilities", async (c) => {
-  const snapshot = await logSequencer(c.env).takeLiabilities(c.get("operator").account);
-  if (!snapshot) throw new ApiError("errors.log_not_configured", 503);
-  await auditInsert(c.get("db"), { operator_id: c.get("operator").id, action: "proof.liabilities", target: String(snapshot.id), data: { total_micro: snapshot.total_micro, accounts: snapshot.accounts } }, Date.now());
-  return ok(c, { id: snapshot.id, taken_at_ms: snapshot.taken_at_ms, total_micro: String(snapshot.total_micro), root_hash: snapshot.root_hash, accounts: snapshot.accounts, note: snapshot.note });
-});
+export const adminProofApi = new Hono<AppEnv>()
+  .use("*", requireOperator)
+  // The latest snapshots, each against the ledger, beside the addresses that hold the reserves.
+  .on(["GET", "POST"], "/liabilities/list", async (c) => {
+    const db = c.get("db");
+    const snapshots = (await checkSnapshots(db)).slice(-10).reverse();
+    const rows = new Map((await db.query.liability_snapshots.findMany({ orderBy: desc(liability_snapshots.id), limit: 10 })).map((r) => [r.id, r]));
+    const addresses = await db.all<{ chain: string; address: string }>(sql`SELECT chain, address FROM deposit_addresses ORDER BY id LIMIT 200`);
+    const [{ n }] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM deposit_addresses`);
+    return ok(c, {
+      snapshots: snapshots.map((s) => ({ id: s.id, taken_at_ms: rows.get(s.id)?.taken_at_ms ?? null, total_micro: s.total_micro, ledger_micro: s.ledger_micro, accounts: rows.get(s.id)?.accounts ?? 0, taken_by: rows.get(s.id)?.taken_by ?? "" })),
+      addresses,
+      addresses_total: Number(n),
+    });
+  })
+  .post("/liabilities", async (c) => {
+    const snapshot = await logSequencer(c.env).takeLiabilities(c.get("operator").account);
+    if (!snapshot) throw new ApiError("errors.log_not_configured", 503);
+    await auditInsert(c.get("db"), { operator_id: c.get("operator").id, action: "proof.liabilities", target: String(snapshot.id), data: { total_micro: snapshot.total_micro, accounts: snapshot.accounts } }, Date.now());
+    return ok(c, { id: snapshot.id, taken_at_ms: snapshot.taken_at_ms, total_micro: String(snapshot.total_micro), root_hash: snapshot.root_hash, accounts: snapshot.accounts, note: snapshot.note });
+  });
