@@ -39,7 +39,7 @@ test("a settled order verifies in the browser, in English and Thai; a rewritten 
   await page.screenshot({ path: "tests/e2e/artifacts/verify-en.png" });
 
   // Thai, the same order, the same browser (it remembers the log's key and the last checkpoint).
-  await page.context().addCookies([{ name: "lng", value: Buffer.from(JSON.stringify("th")).toString("base64"), url: page.url() }]);
+  await page.context().addCookies([{ name: "lng", value: Buffer.from(JSON.stringify("th")).toString("base64"), url: new URL(page.url()).origin }]);
   await page.reload();
   await page.getByTestId("verify-button").click();
   await expect(verdict).toHaveText(th.all_ok);
@@ -91,7 +91,7 @@ test("proof of liabilities: after a snapshot the user's balance is verified as i
   await expect(page.getByTestId("liabilities-verdict")).toHaveText(en_.verified);
   await expect(page.getByTestId("liabilities-included")).toContainText("75.00");
   await page.screenshot({ path: "tests/e2e/artifacts/liabilities-en.png" });
-  await page.context().addCookies([{ name: "lng", value: Buffer.from(JSON.stringify("th")).toString("base64"), url: page.url() }]);
+  await page.context().addCookies([{ name: "lng", value: Buffer.from(JSON.stringify("th")).toString("base64"), url: new URL(page.url()).origin }]);
   await page.reload();
   await expect(page.getByTestId("liabilities-verdict")).toHaveText(th_.verified);
   await page.screenshot({ path: "tests/e2e/artifacts/liabilities-th.png" });
