@@ -14,6 +14,8 @@
  *   log       9. inclusion and consistency proofs on a 1,000,000-leaf transparency log read from
  *                the local R2, next to one bare tile read (tests/bench/log.ts); the burst (5)
  *                reports the log's checkpoint lag.
+ *   delivery 10. 1,000 orders over a minute: from each order's delivery to its owner's page
+ *                hearing the result, next to a ping on the same sockets (tests/bench/delivery.ts).
  *   lighthouse 8. Lighthouse mobile scores of home and trade (signed in), markets and login, next
  *                to the app's static offline page (tests/bench/lighthouse.ts).
  *   weight    7. the gzip JavaScript of the login, home, markets and trade routes on a first
@@ -34,6 +36,7 @@ import { benchServiceChat } from "./service";
 import { benchPageWeight } from "./weight";
 import { benchLighthouse } from "./lighthouse";
 import { benchLogProofs } from "./log";
+import { benchDeliveryToPage } from "./delivery";
 
 const STATE_DIR = process.env.BENCH_STATE_DIR ?? ".wrangler/bench";
 /** BENCH_TRADES: which of the trade benches to run (default all: fanout,orders,burst). */
@@ -51,7 +54,19 @@ const GROUPS: Group[] = [
   { name: "weight", limit_ms: 120_000, run: weightGroup },
   { name: "lighthouse", limit_ms: 400_000, run: lighthouseGroup },
   { name: "log", limit_ms: 400_000, run: () => benchLogProofs(`${STATE_DIR}-log`) },
+  { name: "delivery", limit_ms: 400_000, run: deliveryGroup },
 ];
+
+async function deliveryGroup(): Promise<GroupResult> {
+  const port = await freePort();
+  console.log(`\n== preparing ${STATE_DIR}-delivery and serving it on 127.0.0.1:${port}`);
+  try {
+    const server = await withTimeout("server start", 150_000, startServer({ port, stateDir: `${STATE_DIR}-delivery` }));
+    return await withTimeout("delivery bench", 240_000, benchDeliveryToPage(server));
+  } finally {
+    await stopAllServers();
+  }
+}
 
 async function lighthouseGroup(): Promise<GroupResult> {
   const port = await freePort();
