@@ -74,7 +74,7 @@ export async function benchDeliveryToPage(server: Server): Promise<GroupResult> 
         await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
         const quote = dataOf<{ price: string }>("quote", await postJson(`${base}/api/index/product`, { id: btc.id })).price;
         const r = await postJson(`${base}/api/order/addorder`, { product_id: btc.id, direction: k % 2 ? "up" : "down", amount: "10", seconds: 30, quote_price: quote, client_order_id: `dl-${start}-${i}-${k}` }, { token: u.token });
-        if (r.body?.code === 1) deliveries.set((r.body.data as { id: number }).id, { at: (r.body.data as { delivery_at: number }).delivery_at, user: i });
+        if (r.body?.code === 1) deliveries.set((r.body.data as { id: number }).id, { at: (r.body.data as { order: { delivery_at: number } }).order.delivery_at, user: i });
         else refused += 1;
       }
     }),
