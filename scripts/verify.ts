@@ -6,12 +6,16 @@
  *   - every published checkpoint: signed by the log's key (or the pinned one), of the log's
  *     origin, sizes growing;
  *   - each consecutive pair of checkpoints: consistent (the later one extends the earlier);
+ *   - the whole log, read from its public tiles: every entry, hashed, gives the latest
+ *     checkpoint's root;
+ *   - the simulated feed: every revealed hourly seed matches the commitment logged before its
+ *     hour, and every tick of every simulated order is that hour's walk (auditSimulation);
  *   - with --token: every one of that user's transfers is included in the latest checkpoint.
  *
  * One line per check, a summary, and exit code 1 on any failure.
  */
 import { parseArgs } from "node:util";
-import { b64decode, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../worker/domain/transparency/verify";
+import { auditSimulation, b64decode, decodeEntryBundle, entriesPath, equalBytes, leafHash, openNote, parseCheckpoint, rootOf, TILE_WIDTH, verifyConsistency, verifyInclusion } from "../worker/domain/transparency/verify";
 
 const { values } = parseArgs({ options: { base: { type: "string" }, token: { type: "string" }, pin: { type: "string" } } });
 if (!values.base) {
@@ -84,7 +88,28 @@ if (values.token) {
   console.log(`${seen} of your transfers checked`);
 }
 
-// The place where the simulation's hourly seed commitments will be checked (issue 16): not built yet.
+// The whole log from its public entry bundles, hashed to the latest checkpoint's root; then the
+// simulated feed's hours and every simulated order's ticks.
+const latest = checkpoints[checkpoints.length - 1];
+if (latest) {
+  const entries: Uint8Array[] = [];
+  let readable = true;
+  for (let index = 0; index * TILE_WIDTH < latest.tree_size; index += 1) {
+    const width = Math.min(TILE_WIDTH, latest.tree_size - index * TILE_WIDTH);
+    const res = await fetch(`${base}/api/proof/${entriesPath(index, width)}`);
+    const bundle = res.ok ? decodeEntryBundle(new Uint8Array(await res.arrayBuffer())) : [];
+    if (bundle.length !== width) {
+      say(false, `entry bundle ${entriesPath(index, width)}: ${res.ok ? `${bundle.length} entries, ${width} expected` : `HTTP ${res.status}`}`);
+      readable = false;
+      break;
+    }
+    entries.push(...bundle);
+  }
+  if (readable) {
+    say(equalBytes(rootOf(entries.map((e) => leafHash(e))), latest.root), `all ${latest.tree_size} entries of the public tiles hash to the root of checkpoint ${latest.tree_size}`);
+    for (const f of auditSimulation(entries.map((e) => new TextDecoder().decode(e)), Date.now())) say(f.ok, f.line);
+  }
+}
 
 console.log(`\n${checks} checks, ${failures} failed: ${failures ? "DO NOT TRUST this log" : `the log ${origin} is consistent${values.token ? " and holds your transfers" : ""}`}`);
 process.exit(failures ? 1 : 0);

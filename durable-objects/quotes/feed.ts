@@ -1,15 +1,19 @@
 /**
  * Price feeds. `QuoteHub` (one Durable Object per symbol) takes its ticks from a PriceFeed:
- * - SimulatedFeed: a random walk driven by the CSPRNG (default locally; pages show
- *   "simulated prices" while it is in use);
+ * - the simulation (default locally; pages show "simulated prices" while it is in use): each
+ *   hour's walk follows from a committed seed (simulation.ts); SimulatedFeed, a walk on the
+ *   CSPRNG, draws only the first start's day of chart history;
  * - the Binance adapter: parses the exchange's public trade stream (`<symbol>@trade`).
  * Prices are integers scaled by 10^8 (see worker/domain/trades/settlement.ts).
  */
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { z } from "zod";
 import { parsePriceE8 } from "../../worker/domain/money/units";
 import { parseJson } from "../protocol";
 
-export type FeedTick = { symbol: string; ts_ms: number; price_e8: number; volume_e8: number };
+/** `trade_id`: the exchange's own id of the trade (the simulation has none). */
+export type FeedTick = { symbol: string; ts_ms: number; price_e8: number; volume_e8: number; trade_id?: string };
 
 export type FeedKind = "simulation" | "binance";
 
@@ -56,6 +60,16 @@ export function seedOf(text: string): number {
  */
 export function simRandom(env: { APP_ENV?: string; SIM_SEED?: string }): RandomSource {
   return env.APP_ENV === "test" && env.SIM_SEED ? seededRandom(seedOf(env.SIM_SEED)) : cryptoRandom();
+}
+
+/**
+ * Each simulated hour's seed: 32 bytes from the CSPRNG. A test run may fix them with SIM_SEED
+ * (HMAC of the symbol and the hour's start under it) so a walk can be replayed; anywhere else
+ * the configuration cannot choose them.
+ */
+export function simSeeds(env: { APP_ENV?: string; SIM_SEED?: string }): (symbol: string, from_s: number) => Uint8Array {
+  const fixed = env.APP_ENV === "test" && env.SIM_SEED ? new TextEncoder().encode(env.SIM_SEED) : null;
+  return (symbol, from_s) => (fixed ? hmac(sha256, fixed, new TextEncoder().encode(`${symbol}:${from_s}`)) : crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /** What a hub persists of its walk: where it stands, never what comes next. */
@@ -126,12 +140,13 @@ const BinanceTrade = z.object({
   p: z.string().transform((p, ctx) => parsePriceE8(p) ?? (ctx.addIssue({ code: "custom", message: "price" }), z.NEVER)),
   q: z.string().transform((q, ctx) => parseQuantityE8(q) ?? (ctx.addIssue({ code: "custom", message: "quantity" }), z.NEVER)),
   T: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  t: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
 });
 
 /** A trade of the exchange's stream as a tick; anything else (pings, other events, malformed JSON) is null. */
 export function parseBinanceTrade(raw: unknown): FeedTick | null {
   const t = parseJson(raw, BinanceTrade, 4096);
-  return t && { symbol: t.s.toUpperCase(), ts_ms: t.T, price_e8: t.p, volume_e8: t.q };
+  return t && { symbol: t.s.toUpperCase(), ts_ms: t.T, price_e8: t.p, volume_e8: t.q, trade_id: String(t.t) };
 }
 
 function parseQuantityE8(text: string): number | null {
@@ -146,7 +161,7 @@ export function binanceStreamUrl(base: string, symbol: string): string {
 }
 
 /** A feed symbol as the exchange spells it in messages: "BTC/USDT", "btcusdt" → "BTCUSDT". */
-function feedKey(symbol: string): string {
+export function feedKey(symbol: string): string {
   return symbol.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
 }
 

@@ -24,11 +24,18 @@ export type Market = {
   replay(input: PlaceOrder): Promise<PlaceResult | null>;
 };
 
-/** The market in D1; `db` gives a fresh counted view per use (a group outlives its caller's invocation). */
-export function d1Market(db: () => Db): Market {
+/**
+ * The market in D1; `db` gives a fresh counted view per use (a group outlives its caller's
+ * invocation). `before` runs ahead of every order write (the hub queues its simulation's
+ * commitments there).
+ */
+export function d1Market(db: () => Db, before: () => Promise<void> = async () => undefined): Market {
   return {
     load: (symbol) => loadMarket(db(), symbol),
-    write: (orders) => writeOrders(db(), orders),
+    write: async (orders) => {
+      await before();
+      return writeOrders(db(), orders);
+    },
     replay: (input) => replayOf(db(), input),
   };
 }
@@ -46,7 +53,8 @@ export class OrderIntake {
   private writesInFlight = 0;
   private writeVersion = 0;
 
-  constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number }) {}
+  /** `feed` names where the hub's ticks come from, written on each order ("simulation" when absent). */
+  constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number; feed?: () => string }) {}
 
   /** Places an order at the latest tick; orders arriving while a write is in flight join the next batch. */
   async place(input: PlaceOrder, latest: () => Promise<Tick | null>): Promise<PlaceResult> {
@@ -58,7 +66,7 @@ export class OrderIntake {
     if (!admits(this.openExposure(), risk, checked.order.product.exposure_limit_micro)) return (await this.deps.market.replay(input)) ?? { status: "exposure_limit" };
     this.reserved = withOrder(this.reserved, risk);
     const result = await new Promise<PlaceResult | Error>((done) => {
-      this.pending.push({ order: checked.order, done });
+      this.pending.push({ order: { ...checked.order, feed: this.deps.feed?.() ?? "simulation" }, done });
       if (!this.writing) void this.writePending();
     });
     if (result instanceof Error) throw result;

@@ -8,7 +8,8 @@ import type { ServerMessage } from "../protocol";
 import { DAY_MS, MINUTE_MS, quoteBlock } from "./candles";
 import type { FeedTick, RandomSource } from "./feed";
 import type { HubConfig, HubQuote } from "./hub-api";
-import { Simulation, TICK_MS } from "./simulation";
+import type { SimLogRow } from "./sim-epochs";
+import { Simulation, TICK_MS, type SeedSource } from "./simulation";
 import { QuoteFanout, quoteMessage } from "./sockets";
 import { TickStore, type Sql } from "./tick-store";
 
@@ -23,11 +24,12 @@ export class Prices {
   constructor(
     sql: Sql,
     random: RandomSource,
+    seeds: SeedSource,
     sockets: () => Iterable<PageSocket>,
     private readonly feed: () => FeedState,
   ) {
     this.store = new TickStore(sql);
-    this.sim = new Simulation(this.store, random);
+    this.sim = new Simulation(this.store, random, seeds);
     this.fanout = new QuoteFanout(sockets, () => this.quote());
   }
 
@@ -66,11 +68,24 @@ export class Prices {
     return q && config ? quoteMessage(config.symbol, q) : null;
   }
 
+  /** The simulation's commitments and seeds the log's inbox does not hold yet. */
+  simUnlogged(now: number): SimLogRow[] {
+    return this.sim.unlogged(now);
+  }
+
+  simLogged(rows: SimLogRow[]) {
+    this.sim.epochs.logged(rows);
+  }
+
+  prune(now: number) {
+    this.store.prune(now);
+    this.sim.prune(now);
+  }
+
   /** Stores a tick and sends it to every open page; answers the latest tick. */
   ingest(tick: FeedTick): Tick {
     const r = this.store.append(tick);
     if (!r.added) return r.tick;
-    this.sim.persist();
     this.fanout.tick(this.feed().config?.symbol ?? tick.symbol, tick);
     return r.tick;
   }

@@ -6,7 +6,7 @@ import type { Env } from "../../worker/env";
 import { socketRefusal } from "../../worker/ws-answer";
 import { answerPage, closeBack, openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
-import { simRandom } from "./feed";
+import { feedKey, simRandom, simSeeds } from "./feed";
 import type { ExposureView, HubConfig, HubQuote, QuoteHubApi } from "./hub-api";
 import { pushNew } from "../../worker/push/send";
 import { notifyOwner, type Outcome } from "./notify";
@@ -15,6 +15,7 @@ import { Prices } from "./prices";
 import { d1DueOrders, settleDue, type SettleRun } from "./settlement-loop";
 import { pokeLog } from "../../worker/transparency-log";
 import { TICK_MS } from "./simulation";
+import { writeSimLog } from "./sim-log";
 import { openUpstream, UpstreamFeed } from "./upstream";
 
 export type { HubConfig } from "./hub-api";
@@ -40,10 +41,10 @@ function socketCap(env: Env): number {
 export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
   private config: HubConfig | null = null;
   private started = false;
-  private readonly prices = new Prices(this.ctx.storage.sql, simRandom(this.env), () => this.ctx.getWebSockets(), () => ({ config: this.config, simulated: this.simulated }));
+  private readonly prices = new Prices(this.ctx.storage.sql, simRandom(this.env), simSeeds(this.env), () => this.ctx.getWebSockets(), () => ({ config: this.config, simulated: this.simulated }));
   private readonly exposureLog = new ExposureLog(this.ctx.storage.sql);
   /** Each use of D1 gets its own counted view (worker/db/limits.ts). */
-  private readonly intake = new OrderIntake({ market: d1Market(() => getDb(invocationDb(this.env))), symbol: () => this.config!.symbol, now: () => Date.now() });
+  private readonly intake = new OrderIntake({ market: d1Market(() => getDb(invocationDb(this.env)), () => this.logSim()), symbol: () => this.config!.symbol, now: () => Date.now(), feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`) });
   private readonly upstream = new UpstreamFeed({ open: openUpstream, now: () => Date.now(), later: (fn, ms) => void setTimeout(fn, ms), random: Math.random, onTick: (t) => this.prices.ingest(t), log: (...parts) => console.error(...parts) });
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -125,8 +126,9 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
         await this.intake.currentProduct();
         more = (await this.settle(now)).more;
         if (this.intake.loaded) this.exposureLog.record(Date.now(), this.intake.openExposure());
+        await this.logSim();
         if (now % 60_000 < TICK_MS) {
-          this.prices.store.prune(now);
+          this.prices.prune(now);
           this.exposureLog.prune(now);
         }
       }
@@ -136,6 +138,19 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
       const next = Date.now();
       await this.ctx.storage.setAlarm(more ? next : next + TICK_MS - (next % TICK_MS) || TICK_MS);
     }
+  }
+
+  /**
+   * Writes the simulation's new commitments and revealed seeds to the log's inbox. Orders wait
+   * for it (d1Market's `before`), so an hour's commitment is always queued ahead of the first
+   * order placed on its ticks; the beat writes it within a second otherwise.
+   */
+  private async logSim(): Promise<void> {
+    const rows = this.prices.simUnlogged(Date.now());
+    if (rows.length === 0) return;
+    await writeSimLog(getDb(invocationDb(this.env)), rows);
+    this.prices.simLogged(rows);
+    this.ctx.waitUntil(pokeLog(this.env));
   }
 
   private async settle(now: number): Promise<SettleRun> {

@@ -7,6 +7,7 @@
 import type { Tick } from "../../worker/domain/trades/settlement";
 import { DAY_MS, foldTick, MINUTE_MS, resample, type Candle } from "./candles";
 import type { FeedTick } from "./feed";
+import { SimEpochs } from "./sim-epochs";
 
 /** The part of SqlStorage the hub's tables use. */
 export type Sql = Pick<SqlStorage, "exec">;
@@ -17,14 +18,21 @@ const CANDLE_RETENTION_MS = 8 * DAY_MS;
 /** Resampling reads at most this many minute candles (two weeks). */
 const MAX_MINUTES_READ = 20_000;
 
+type TickRow = { ts_ms: number; price_e8: number; trade_id: string | null };
+/** A stored tick; the upstream's trade id only when there is one. */
+const tickOf = (r: TickRow): Tick => (r.trade_id === null ? { ts_ms: r.ts_ms, price_e8: r.price_e8 } : { ts_ms: r.ts_ms, price_e8: r.price_e8, trade_id: r.trade_id });
+
 export class TickStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(readonly sql: Sql) {}
 
   /** Creates the tables (idempotent; the constructor of the hub runs it). */
   init() {
-    this.sql.exec("CREATE TABLE IF NOT EXISTS ticks (ts_ms INTEGER PRIMARY KEY, price_e8 INTEGER NOT NULL, volume_e8 INTEGER NOT NULL)");
+    this.sql.exec("CREATE TABLE IF NOT EXISTS ticks (ts_ms INTEGER PRIMARY KEY, price_e8 INTEGER NOT NULL, volume_e8 INTEGER NOT NULL, trade_id TEXT)");
+    // Hubs created before ticks named their upstream trade.
+    if (!this.sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('ticks')").toArray().some((c) => c.name === "trade_id")) this.sql.exec("ALTER TABLE ticks ADD COLUMN trade_id TEXT");
     this.sql.exec("CREATE TABLE IF NOT EXISTS candles (t_ms INTEGER PRIMARY KEY, o INTEGER, h INTEGER, l INTEGER, c INTEGER, v INTEGER)");
     this.sql.exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+    new SimEpochs(this.sql).init();
   }
 
   meta<T>(k: string): T | null {
@@ -37,7 +45,8 @@ export class TickStore {
   }
 
   latest(): Tick | null {
-    return this.sql.exec<Tick>("SELECT ts_ms, price_e8 FROM ticks ORDER BY ts_ms DESC LIMIT 1").toArray()[0] ?? null;
+    const row = this.sql.exec<TickRow>("SELECT ts_ms, price_e8, trade_id FROM ticks ORDER BY ts_ms DESC LIMIT 1").toArray()[0];
+    return row ? tickOf(row) : null;
   }
 
   /**
@@ -47,10 +56,10 @@ export class TickStore {
   append(tick: FeedTick): { added: boolean; tick: Tick } {
     const last = this.latest();
     if (last && tick.ts_ms <= last.ts_ms) return { added: false, tick: last };
-    this.sql.exec("INSERT INTO ticks (ts_ms, price_e8, volume_e8) VALUES (?, ?, ?)", tick.ts_ms, tick.price_e8, tick.volume_e8);
+    this.sql.exec("INSERT INTO ticks (ts_ms, price_e8, volume_e8, trade_id) VALUES (?, ?, ?, ?)", tick.ts_ms, tick.price_e8, tick.volume_e8, tick.trade_id ?? null);
     const current = this.sql.exec<Candle>("SELECT t_ms, o, h, l, c, v FROM candles ORDER BY t_ms DESC LIMIT 1").toArray()[0] ?? null;
     this.saveCandle(foldTick(current, tick));
-    return { added: true, tick: { ts_ms: tick.ts_ms, price_e8: tick.price_e8 } };
+    return { added: true, tick: tickOf({ ts_ms: tick.ts_ms, price_e8: tick.price_e8, trade_id: tick.trade_id ?? null }) };
   }
 
   /** Writes a minute candle (a later write of the same minute keeps its open). */
@@ -59,7 +68,7 @@ export class TickStore {
   }
 
   ticks(from_ms: number, to_ms: number): Tick[] {
-    return this.sql.exec<Tick>("SELECT ts_ms, price_e8 FROM ticks WHERE ts_ms BETWEEN ? AND ? ORDER BY ts_ms", from_ms, to_ms).toArray();
+    return this.sql.exec<TickRow>("SELECT ts_ms, price_e8, trade_id FROM ticks WHERE ts_ms BETWEEN ? AND ? ORDER BY ts_ms", from_ms, to_ms).toArray().map(tickOf);
   }
 
   /** Minute candles from `since_ms` on, oldest first. */

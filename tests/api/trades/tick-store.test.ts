@@ -11,10 +11,15 @@ import { seededRandom } from "../../../durable-objects/quotes/feed";
 import type { PageSocket } from "../../../durable-objects/page-sockets";
 import { Prices, type FeedState } from "../../../durable-objects/quotes/prices";
 import { Simulation } from "../../../durable-objects/quotes/simulation";
+import { hourEnd as hourEndOf, simParams } from "../../../durable-objects/quotes/sim-epochs";
+import { hex, sha256Hex, SIM_WALK, simPrices } from "../../../worker/domain/transparency/verify";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { TickStore, type Sql } from "../../../durable-objects/quotes/tick-store";
 import { NO_EXPOSURE, withOrder } from "../../../worker/domain/trades/exposure";
 import { testEnv } from "../helpers";
 
+const utf8 = (t: string) => new TextEncoder().encode(t);
 let n = 0;
 /** Runs `fn` over the SQLite of a hub nobody else uses. */
 function inFreshHub<T>(fn: (sql: Sql) => T): Promise<T> {
@@ -94,27 +99,95 @@ describe("ExposureLog", () => {
 });
 
 describe("Simulation", () => {
-  it("backfills a day of candles, ticks once a second, and resumes where the walk stood", async () => {
+  const seeds = (tag: string) => (symbol: string, from_s: number) => hmac(sha256, utf8(tag), utf8(`${symbol}:${from_s}`));
+  const S0 = T0 / 1000;
+
+  it("backfills a day of candles, then ticks on whole seconds, each hour committed before it starts", async () => {
     const r = await inFreshHub((sql) => {
       const store = new TickStore(sql);
-      const sim = new Simulation(store, seededRandom(1));
-      sim.backfill(CONFIG, T0);
+      store.init();
+      const sim = new Simulation(store, seededRandom(1), seeds("a"));
+      sim.backfill(CONFIG, T0 + 250);
       const minutes = store.minutesSince(0);
-      const dueAtStart = sim.due(T0);
-      store.append(sim.next(CONFIG, T0));
-      sim.persist();
+      const dueAtStart = sim.due(T0 + 250);
+      const first = sim.next(CONFIG, T0 + 250);
+      store.append(first);
       const dueSameSecond = sim.due(T0 + 999);
-      const saved = store.meta<{ price_e8: number; last_ts_ms: number }>("sim");
-      // A restarted hub walks on from the saved position (500 here), not the start price (100).
-      store.setMeta("sim", { price_e8: 500e8, last_ts_ms: T0 });
-      const resumed = new Simulation(store, seededRandom(2)).next(CONFIG, T0 + 1_000);
-      return { count: minutes.length, first: minutes[0].t_ms, dueAtStart, dueSameSecond, dueNext: sim.due(T0 + 1_000), saved, latest: store.latest(), resumed };
+      const second = sim.next(CONFIG, T0 + 1_400);
+      const log = sim.unlogged(T0 + 1_400);
+      return { count: minutes.length, start: minutes[0].t_ms, dueAtStart, dueSameSecond, first, second, log, epochs: [sim.epochs.at(S0), sim.epochs.at(hourEndOf(S0))] };
     });
     expect(r.count).toBeGreaterThan(1_400);
-    expect(r.first).toBe(T0 - DAY_MS);
-    expect([r.dueAtStart, r.dueSameSecond, r.dueNext]).toEqual([true, false, true]);
-    expect(r.saved).toEqual({ price_e8: r.latest!.price_e8, last_ts_ms: T0 });
-    expect(Math.abs(r.resumed.price_e8 - 500e8)).toBeLessThan(5e8);
+    expect(r.start).toBe(T0 - DAY_MS);
+    expect([r.dueAtStart, r.dueSameSecond]).toEqual([true, false]);
+    expect([r.first.ts_ms, r.second.ts_ms]).toEqual([T0, T0 + 1_000]);
+    // The first hour runs from the first tick to the whole hour; the next is fixed already.
+    expect(r.epochs[0]).toMatchObject({ from_s: S0, to_s: hourEndOf(S0), prev_from_s: null });
+    expect(r.epochs[1]).toMatchObject({ from_s: hourEndOf(S0), to_s: hourEndOf(S0) + 3600, prev_from_s: S0, start_e8: null });
+    // Both commitments, no seed yet: neither hour is over.
+    expect(r.log.map((x) => x.kind)).toEqual(["sim_commit", "sim_commit"]);
+    const commit = JSON.parse(r.log[0].payload);
+    expect(commit).toMatchObject({ kind: "sim_commit", symbol: "SIM/USDT", from_ms: T0, to_ms: hourEndOf(S0) * 1000, walk: SIM_WALK, after_ms: null });
+    expect(commit.seed_sha256).toBe(sha256Hex(r.epochs[0]!.seed));
+    expect(r.log[0].payload).not.toContain(hex(r.epochs[0]!.seed));
+    // The ticks are the committed walk's, recomputed from the seed alone.
+    const prices = simPrices(r.epochs[0]!.seed, "SIM/USDT", S0, S0 + 2, BigInt(r.epochs[0]!.start_e8!), simParams(CONFIG.tick_size_e8));
+    expect([r.first.price_e8, r.second.price_e8]).toEqual(prices.map(Number));
+  });
+
+  it("a restart walks on through the seconds it missed as if it had run, and across the hour into the committed one", async () => {
+    const later = (hourEndOf(S0) + 20) * 1000;
+    const r = await inFreshHub((sql) => {
+      const store = new TickStore(sql);
+      store.init();
+      new Simulation(store, seededRandom(1), seeds("b")).next(CONFIG, T0);
+      // A new Simulation over the same storage (a restarted hub), asked much later.
+      const resumed = new Simulation(store, seededRandom(2), seeds("other"));
+      const tick = resumed.next(CONFIG, later);
+      const [a, b] = [resumed.epochs.at(S0)!, resumed.epochs.at(hourEndOf(S0))!];
+      const log = resumed.unlogged(later);
+      return { tick, a, b, log };
+    });
+    const p = simParams(CONFIG.tick_size_e8);
+    const hour = simPrices(r.a.seed, "SIM/USDT", S0, r.a.to_s, BigInt(r.a.start_e8!), p);
+    const next = simPrices(r.b.seed, "SIM/USDT", r.b.from_s, hourEndOf(S0) + 21, hour[hour.length - 1], p);
+    expect(r.tick).toMatchObject({ ts_ms: later, price_e8: Number(next[next.length - 1]) });
+    // The first hour is over: its seed goes out; the third hour is committed ahead.
+    expect(r.log.map((x) => [x.kind, x.from_s])).toEqual([
+      ["sim_commit", S0],
+      ["sim_reveal", S0],
+      ["sim_commit", hourEndOf(S0)],
+      ["sim_commit", hourEndOf(S0) + 3600],
+    ]);
+    expect(JSON.parse(r.log[1].payload)).toEqual({ kind: "sim_reveal", v: 1, symbol: "SIM/USDT", from_ms: T0, seed: hex(r.a.seed) });
+  });
+
+  it("after a gap with no committed hour the walk starts a new one from where it stood, chained to the last", async () => {
+    const back = (hourEndOf(S0) + 3 * 3600 + 7) * 1000;
+    const r = await inFreshHub((sql) => {
+      const store = new TickStore(sql);
+      store.init();
+      const sim = new Simulation(store, seededRandom(1), seeds("c"));
+      sim.next(CONFIG, T0);
+      const written = sim.unlogged(T0);
+      sim.epochs.logged(written);
+      const tick = sim.next(CONFIG, back);
+      return { tick, first: sim.epochs.at(S0)!, second: sim.epochs.at(hourEndOf(S0))!, gap: sim.epochs.at(back / 1000 - 1), fresh: sim.epochs.at(back / 1000)!, log: sim.unlogged(back) };
+    });
+    expect(r.gap).toBeNull();
+    expect(r.fresh).toMatchObject({ from_s: back / 1000, prev_from_s: hourEndOf(S0), start_e8: null });
+    const p = simParams(CONFIG.tick_size_e8);
+    const one = simPrices(r.first.seed, "SIM/USDT", S0, r.first.to_s, BigInt(r.first.start_e8!), p);
+    const two = simPrices(r.second.seed, "SIM/USDT", r.second.from_s, r.second.to_s, one[one.length - 1], p);
+    const three = simPrices(r.fresh.seed, "SIM/USDT", r.fresh.from_s, r.fresh.from_s + 1, two[two.length - 1], p);
+    expect(r.tick.price_e8).toBe(Number(three[0]));
+    // Logged rows are not repeated; the two hours that ended reveal, the new one and the next commit.
+    expect(r.log.map((x) => [x.kind, x.from_s])).toEqual([
+      ["sim_reveal", S0],
+      ["sim_reveal", hourEndOf(S0)],
+      ["sim_commit", back / 1000],
+      ["sim_commit", hourEndOf(back / 1000)],
+    ]);
   });
 });
 
@@ -124,7 +197,7 @@ describe("Prices", () => {
       const sent: string[] = [];
       const page: PageSocket = { send: (text) => void sent.push(String(text)), close: () => undefined };
       const feed: FeedState = { config: CONFIG, simulated: true };
-      const prices = new Prices(sql, seededRandom(3), () => [page], () => feed);
+      const prices = new Prices(sql, seededRandom(3), () => crypto.getRandomValues(new Uint8Array(32)), () => [page], () => feed);
       prices.store.init();
       prices.start(T0);
       const first = prices.latest(T0);

@@ -94,7 +94,9 @@ describe("SimulatedFeed", () => {
 describe("Binance trade messages", () => {
   it("parses a trade", () => {
     const msg = JSON.stringify({ e: "trade", E: 1700000000123, s: "BTCUSDT", t: 1, p: "37000.10", q: "0.0012", T: 1700000000120, m: true });
-    expect(parseBinanceTrade(msg)).toEqual({ symbol: "BTCUSDT", ts_ms: 1700000000120, price_e8: 3_700_010_000_000, volume_e8: 120_000 });
+    expect(parseBinanceTrade(msg)).toEqual({ symbol: "BTCUSDT", ts_ms: 1700000000120, price_e8: 3_700_010_000_000, volume_e8: 120_000, trade_id: "1" });
+    // The trade id is what the log names the tick by: a message without one is not a trade.
+    expect(parseBinanceTrade(JSON.stringify({ ...JSON.parse(msg), t: undefined }))).toBeNull();
   });
 
   it.each([["{}"], ['{"e":"aggTrade"}'], ["not json"], ['{"e":"trade","s":"BTCUSDT","p":"-1","q":"1","T":1}'], ['{"e":"trade","s":"BTCUSDT","p":"1e3","q":"1","T":1}'], [""]])("ignores %s", (m) => {

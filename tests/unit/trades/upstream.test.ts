@@ -19,7 +19,7 @@ class FakeSocket implements UpstreamSocket {
     for (const l of this.listeners.get(type) ?? []) l({ data });
   }
   trade(ts_ms: number, s = "BTCUSDT") {
-    this.emit("message", JSON.stringify({ e: "trade", s, p: "100.00", q: "1", T: ts_ms }));
+    this.emit("message", JSON.stringify({ e: "trade", s, t: ts_ms, p: "100.00", q: "1", T: ts_ms }));
   }
 }
 

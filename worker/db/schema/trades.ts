@@ -82,6 +82,8 @@ export const orders = sqliteTable(
     settled_at_ms: integer("settled_at_ms"),
     request_key: text("request_key").notNull(),
     request_hash: text("request_hash").notNull(),
+    /** Where the ticks came from: "simulation" (the committed hourly walk) or "binance:<SYMBOL>". */
+    feed: text("feed").notNull().default("simulation"),
   },
   (t) => [
     uniqueIndex("orders_request_unique").on(t.user_id, t.request_key),
@@ -99,6 +101,8 @@ export const order_ticks = sqliteTable(
     ts_ms: integer("ts_ms").notNull(),
     price_e8: integer("price_e8").notNull(),
     role: text("role", { enum: ["entry", "settlement", "context"] }).notNull(),
+    /** The upstream exchange's own id of the trade this tick is (null for the simulation). */
+    trade_id: text("trade_id"),
   },
   (t) => [primaryKey({ columns: [t.order_id, t.ts_ms] })],
 );

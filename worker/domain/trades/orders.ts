@@ -72,6 +72,8 @@ export type CheckedOrder = {
   latest: Tick;
   fee_micro: number;
   now_ms: number;
+  /** The feed the ticks came from (orders table `feed`); the hub names it. */
+  feed?: string;
 };
 
 export function orderRequestHash(input: PlaceOrder): string {
@@ -146,6 +148,7 @@ function orderStatements(db: Db, o: CheckedOrder): D1PreparedStatement[] {
         status: "open",
         request_key: input.request_key,
         request_hash: o.request_hash,
+        feed: o.feed ?? "simulation",
       })
       .returning(),
     ...transfers.flatMap((t) => transferStatements(t, now_ms)),
@@ -252,7 +255,8 @@ function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
   return out;
 }
 
-export type Settlement = { order: Order; outcome: Outcome; audit: { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }[] };
+export type AuditTick = { ts_ms: number; price_e8: number; trade_id?: string; role: "entry" | "settlement" | "context" };
+export type Settlement = { order: Order; outcome: Outcome; audit: AuditTick[] };
 
 /**
  * A chunk of settlements as ONE batch of six set-based statements, however many orders it
@@ -269,7 +273,7 @@ function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: 
       return { id: o.id, status: outcome.status, reason: outcome.status === "void" ? outcome.reason : "", price: at?.price_e8 ?? null, ts: at?.ts_ms ?? null, payout: outcome.payout_micro, profit: outcome.profit_micro };
     }),
   );
-  const ticks = JSON.stringify(part.flatMap((s) => s.audit.map((a) => [s.order.id, a.ts_ms, a.price_e8, a.role])));
+  const ticks = JSON.stringify(part.flatMap((s) => s.audit.map((a) => [s.order.id, a.ts_ms, a.price_e8, a.role, a.trade_id ?? null])));
   const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
   return d1Statements(db, [
     sql`INSERT INTO transitions (entity, entity_id, from_state, to_state, actor_kind, actor_id, reason, created_at_ms)
@@ -280,8 +284,8 @@ function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: 
     sql`UPDATE orders SET status = s.status, settlement_price_e8 = s.price, settlement_tick_ts_ms = s.ts, payout_micro = s.payout, profit_micro = s.profit, void_reason = s.reason, settled_at_ms = ${now_ms}
       FROM (SELECT ${field("id")} AS id, ${field("status")} AS status, ${field("price")} AS price, ${field("ts")} AS ts, ${field("payout")} AS payout, ${field("profit")} AS profit, ${field("reason")} AS reason FROM json_each(${rows}) AS j) AS s
       WHERE orders.id = s.id`,
-    sql`INSERT INTO order_ticks (order_id, ts_ms, price_e8, role)
-      SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(${ticks}) WHERE true
+    sql`INSERT INTO order_ticks (order_id, ts_ms, price_e8, role, trade_id)
+      SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(${ticks}) WHERE true
       ON CONFLICT DO NOTHING`,
     ...transferSetStatements(
       part.flatMap((s) => settlementTransfers(s.order, s.outcome)),
@@ -424,9 +428,11 @@ export function decide(order: Order, ticks: readonly Tick[]): Settlement {
     }
     return ticks.slice(Math.max(0, lo - 3), lo + 2);
   };
-  const audit = new Map<number, { ts_ms: number; price_e8: number; role: "entry" | "settlement" | "context" }>();
+  const audit = new Map<number, AuditTick>();
   for (const t of [...around(order.entry_tick_ts_ms), ...around(order.delivery_at_ms)]) audit.set(t.ts_ms, { ...t, role: "context" });
-  audit.set(order.entry_tick_ts_ms, { ts_ms: order.entry_tick_ts_ms, price_e8: order.entry_price_e8, role: "entry" });
+  // The entry is the order's own record; the stored tick of that time adds its upstream trade id.
+  const entryTrade = audit.get(order.entry_tick_ts_ms)?.trade_id;
+  audit.set(order.entry_tick_ts_ms, { ts_ms: order.entry_tick_ts_ms, price_e8: order.entry_price_e8, ...(entryTrade === undefined ? {} : { trade_id: entryTrade }), role: "entry" });
   if (outcome.status !== "void") audit.set(outcome.settlement.ts_ms, { ...outcome.settlement, role: "settlement" });
   return { order, outcome, audit: [...audit.values()].sort((a, b) => a.ts_ms - b.ts_ms) };
 }

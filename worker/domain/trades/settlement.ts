@@ -17,7 +17,8 @@
 export const SETTLEMENT_RULE_VERSION = 1;
 
 export type Direction = "up" | "down";
-export type Tick = { ts_ms: number; price_e8: number };
+/** A price at a time; `trade_id` is the upstream exchange's id of the trade (absent for the simulation). */
+export type Tick = { ts_ms: number; price_e8: number; trade_id?: string };
 
 export type SettlementInput = {
   direction: Direction;

@@ -8,7 +8,8 @@ import { formatPriceE8 } from "../money/units";
 import { SETTLEMENT_RULE_VERSION } from "../trades/settlement";
 import { canonicalJson } from "./verify";
 
-export const LEAF_VERSION = 1;
+/** 2: order leaves name their feed, and upstream ticks their trade id. */
+export const LEAF_VERSION = 2;
 
 /** A ledger account as a leaf names it: "<pseudonym>:<code>" for a user's, "platform:<code>" otherwise. */
 export type AccountRow = { owner_kind: string; user_id: number | null; code: string };
@@ -51,8 +52,9 @@ export type OrderRow = {
   payout_micro: number | null;
   void_reason: string;
   settled_at_ms: number | null;
+  feed: string;
 };
-export type OrderTickRow = { ts_ms: number; price_e8: number; role: string };
+export type OrderTickRow = { ts_ms: number; price_e8: number; role: string; trade_id: string | null };
 
 export function orderLeaf(o: OrderRow, ticks: OrderTickRow[], account: string): string {
   return canonicalJson({
@@ -68,7 +70,8 @@ export function orderLeaf(o: OrderRow, ticks: OrderTickRow[], account: string): 
     seconds: o.seconds,
     entry: { price: formatPriceE8(o.entry_price_e8), ts: o.entry_tick_ts_ms },
     exit: o.settlement_price_e8 === null ? null : { price: formatPriceE8(o.settlement_price_e8), ts: o.settlement_tick_ts_ms },
-    ticks: ticks.map((t) => ({ price: formatPriceE8(t.price_e8), role: t.role, ts: t.ts_ms })),
+    ticks: ticks.map((t) => ({ price: formatPriceE8(t.price_e8), role: t.role, ts: t.ts_ms, ...(t.trade_id === null ? {} : { trade_id: t.trade_id }) })),
+    feed: o.feed,
     delivery_at_ms: o.delivery_at_ms,
     outcome: o.status,
     void_reason: o.void_reason,

@@ -56,8 +56,8 @@ async function makeLeaves(db: Db, rows: QueueRow[], pseudonym: (user_id: number)
   for (const chunk of chunks(orderIds, 90)) {
     const ids = sql.join(chunk.map((id) => sql`${id}`), sql`, `);
     for (const o of await db.all<OrderRow>(sql`SELECT * FROM orders WHERE id IN (${ids})`)) orders.set(o.id, o);
-    for (const t of await db.all<OrderTickRow & { order_id: number }>(sql`SELECT order_id, ts_ms, price_e8, role FROM order_ticks WHERE order_id IN (${ids}) ORDER BY ts_ms`)) {
-      ticks.set(t.order_id, [...(ticks.get(t.order_id) ?? []), { ts_ms: t.ts_ms, price_e8: t.price_e8, role: t.role }]);
+    for (const t of await db.all<OrderTickRow & { order_id: number }>(sql`SELECT order_id, ts_ms, price_e8, role, trade_id FROM order_ticks WHERE order_id IN (${ids}) ORDER BY ts_ms`)) {
+      ticks.set(t.order_id, [...(ticks.get(t.order_id) ?? []), { ts_ms: t.ts_ms, price_e8: t.price_e8, role: t.role, trade_id: t.trade_id }]);
     }
   }
   return rows.map((r) => {

@@ -9,34 +9,13 @@
  * Entry bundles hold the leaves the same way, each as a big-endian uint16 length and its bytes.
  */
 import type { HashId, HashReader } from "./merkle";
-import { nodeHash, type Hash } from "./verify";
+import { decodeEntryBundle, encodeIndex, entriesPath, nodeHash, TILE_HEIGHT, TILE_WIDTH, widthSuffix, type Hash } from "./verify";
 
-export const TILE_HEIGHT = 8;
-export const TILE_WIDTH = 2 ** TILE_HEIGHT;
+export { decodeEntryBundle, encodeIndex, entriesPath, TILE_HEIGHT, TILE_WIDTH } from "./verify";
 const HASH_SIZE = 32;
-
-/** "x001/x234/067" for 1234067: three digits per element, every element but the last marked x. */
-export function encodeIndex(n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`bad tile index ${n}`);
-  const groups: string[] = [];
-  do {
-    groups.unshift(String(n % 1000).padStart(3, "0"));
-    n = Math.floor(n / 1000);
-  } while (n > 0);
-  return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join("/");
-}
-
-const widthSuffix = (width: number) => {
-  if (!Number.isInteger(width) || width < 1 || width > TILE_WIDTH) throw new RangeError(`bad tile width ${width}`);
-  return width === TILE_WIDTH ? "" : `.p/${width}`;
-};
 
 export function tilePath(level: number, index: number, width = TILE_WIDTH): string {
   return `tile/${level}/${encodeIndex(index)}${widthSuffix(width)}`;
-}
-
-export function entriesPath(index: number, width = TILE_WIDTH): string {
-  return `tile/entries/${encodeIndex(index)}${widthSuffix(width)}`;
 }
 
 /** How many hashes of Merkle level 8L a tree of `tree_size` has complete. */
@@ -148,19 +127,6 @@ export function encodeEntryBundle(entries: Uint8Array[]): Uint8Array {
     out[at + 1] = e.length & 0xff;
     out.set(e, at + 2);
     at += 2 + e.length;
-  }
-  return out;
-}
-
-export function decodeEntryBundle(bytes: Uint8Array): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    if (at + 2 > bytes.length) throw new RangeError("a truncated entry bundle");
-    const len = (bytes[at] << 8) | bytes[at + 1];
-    if (at + 2 + len > bytes.length) throw new RangeError("a truncated entry bundle");
-    out.push(bytes.slice(at + 2, at + 2 + len));
-    at += 2 + len;
   }
   return out;
 }

@@ -10,9 +10,15 @@
  * - The proof-of-liabilities sum tree: leaf SHA-256(0x00 || "account:balance_micro:nonce"),
  *   node SHA-256(0x01 || left || right || u64be(left sum) || u64be(right sum)).
  *
+ * - C2SP tlog-tiles entry bundles, so the whole log can be read from its public tiles and its root
+ *   recomputed (RFC 9162 2.1.1).
+ * - The simulated feed's walk: each hour's ticks from that hour's seed, in integer arithmetic, so
+ *   anyone recomputes them exactly once the seed is revealed.
+ *
  * Sizes and indexes are plain numbers: exact up to 2^53, far past any log we will run.
  */
 import { ed25519 } from "@noble/curves/ed25519.js";
+import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 
 export type Hash = Uint8Array;
@@ -274,4 +280,225 @@ export function verifySumPath(
   } catch {
     return false;
   }
+}
+
+// ------------------------------------------------------------------ reading the whole log (C2SP tlog-tiles)
+
+export const TILE_HEIGHT = 8;
+export const TILE_WIDTH = 2 ** TILE_HEIGHT;
+
+/** "x001/x234/067" for 1234067: three digits per element, every element but the last marked x. */
+export function encodeIndex(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`bad tile index ${n}`);
+  const groups: string[] = [];
+  do {
+    groups.unshift(String(n % 1000).padStart(3, "0"));
+    n = Math.floor(n / 1000);
+  } while (n > 0);
+  return groups.map((g, i) => (i < groups.length - 1 ? `x${g}` : g)).join("/");
+}
+
+export function widthSuffix(width: number): string {
+  if (!Number.isInteger(width) || width < 1 || width > TILE_WIDTH) throw new RangeError(`bad tile width ${width}`);
+  return width === TILE_WIDTH ? "" : `.p/${width}`;
+}
+
+/** The path of entry bundle `index` (leaves index*256 ..), partial when `width` < 256. */
+export function entriesPath(index: number, width = TILE_WIDTH): string {
+  return `tile/entries/${encodeIndex(index)}${widthSuffix(width)}`;
+}
+
+/** An entry bundle: each entry a big-endian uint16 length and its bytes. */
+export function decodeEntryBundle(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    if (at + 2 > bytes.length) throw new RangeError("a truncated entry bundle");
+    const len = (bytes[at] << 8) | bytes[at + 1];
+    if (at + 2 + len > bytes.length) throw new RangeError("a truncated entry bundle");
+    out.push(bytes.slice(at + 2, at + 2 + len));
+    at += 2 + len;
+  }
+  return out;
+}
+
+/** RFC 9162 2.1.1: the root of the tree over these leaf hashes. */
+export function rootOf(leaf_hashes: Hash[]): Hash {
+  const n = leaf_hashes.length;
+  if (n === 0) return EMPTY_ROOT;
+  if (n === 1) return leaf_hashes[0];
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return nodeHash(rootOf(leaf_hashes.slice(0, k)), rootOf(leaf_hashes.slice(k)));
+}
+
+// ------------------------------------------------------------------ the simulated feed's walk
+
+/**
+ * The walk a simulated market follows, named in each hour's commitment. Every second s of an
+ * hour has draws HMAC-SHA256(seed, "<symbol>:<s>"), and the price moves from the previous
+ * second's:
+ *   z2    = 2 * (sum of the first 12 big-endian uint16 of the draw) - 12 * 65535
+ *           (about normal, mean 0, standard deviation about 131072)
+ *   burst = 4 when draw byte 24 < 5 (about 2 % of seconds), else 1
+ *   raw   = price + trunc(price * burst * sigma_ppm * z2 / (131072 * 10^6))
+ *   price = max(floor, round-half-up(raw / tick) * tick)
+ *   volume_e8 = 5,000,000 + (big-endian uint32 of draw bytes 25..28) mod 200,000,000
+ * Prices are integers in 10^-8 units. BigInt throughout, so every engine gets the same ticks.
+ */
+export const SIM_WALK = "hmac-sha256-irwin-hall-v1";
+
+export type SimParams = { sigma_ppm: number; tick_e8: bigint; floor_e8: bigint };
+
+export function simStep(seed: Uint8Array, symbol: string, second: number, price_e8: bigint, p: SimParams): { price_e8: bigint; volume_e8: number } {
+  const d = hmac(sha256, seed, utf8(`${symbol}:${second}`));
+  let sum = 0;
+  for (let i = 0; i < 12; i += 1) sum += (d[2 * i] << 8) | d[2 * i + 1];
+  const z2 = BigInt(2 * sum - 12 * 65535);
+  const burst = d[24] < 5 ? 4n : 1n;
+  const raw = price_e8 + (price_e8 * burst * BigInt(p.sigma_ppm) * z2) / (131072n * 1_000_000n);
+  const rounded = raw <= 0n ? 0n : ((raw + p.tick_e8 / 2n) / p.tick_e8) * p.tick_e8;
+  const volume_e8 = 5_000_000 + (((d[25] << 24) >>> 0) + (d[26] << 16) + (d[27] << 8) + d[28]) % 200_000_000;
+  return { price_e8: rounded < p.floor_e8 ? p.floor_e8 : rounded, volume_e8 };
+}
+
+/** Every second's price of [from_s, to_s), starting from the price before from_s. */
+export function simPrices(seed: Uint8Array, symbol: string, from_s: number, to_s: number, start_e8: bigint, p: SimParams): bigint[] {
+  const out: bigint[] = [];
+  let price = start_e8;
+  for (let s = from_s; s < to_s; s += 1) {
+    price = simStep(seed, symbol, s, price, p).price_e8;
+    out.push(price);
+  }
+  return out;
+}
+
+/** A price as the API and the leaves write it ("64250.5") in 10^-8 units; null if it is not one. */
+export function priceE8(text: string): bigint | null {
+  const m = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,8}))?$/.exec(text);
+  return m ? BigInt(m[1]) * 100_000_000n + BigInt((m[2] ?? "").padEnd(8, "0")) : null;
+}
+
+export function fromHex(text: string): Uint8Array | null {
+  if (!/^(?:[0-9a-f]{2})*$/.test(text)) return null;
+  return Uint8Array.from(text.match(/../g) ?? [], (b) => parseInt(b, 16));
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return hex(sha256(bytes));
+}
+
+// ------------------------------------------------------------------ auditing the simulation from the whole log
+
+export type Finding = { ok: boolean; line: string };
+
+type Commit = { index: number; symbol: string; from_ms: number; to_ms: number; walk: string; seed_sha256: string; sigma_ppm: number; tick: string; floor: string; start: string | null; after_ms: number | null };
+type Hour = Commit & { seed: Uint8Array | null; prices: bigint[] | null };
+type OrderLeaf = { index: number; id: number; symbol: string; feed?: string; entry: { price: string; ts: number }; exit: { price: string; ts: number } | null; ticks: { price: string; ts: number }[] };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Checks the simulated feed from every leaf of the log, in log order:
+ * - each revealed seed hashes to its hour's commitment, and the reveal comes after it;
+ * - each hour starts where the hour it names ended (or, the very first, at its stated price);
+ * - every tick of every order on a simulated market is the walk's price of its second, in a
+ *   committed hour, and the hour's commitment is in the log before the order's stake transfer
+ *   (so the ticks were fixed before the order was placed).
+ * Hours not yet revealed are reported as waiting, not as failures.
+ */
+export function auditSimulation(leaves: readonly string[], now_ms: number): Finding[] {
+  const out: Finding[] = [];
+  const hours = new Map<string, Hour>();
+  const orders: OrderLeaf[] = [];
+  const placedAt = new Map<string, number>();
+  leaves.forEach((text, index) => {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (!isObj(v)) return;
+    if (v.kind === "sim_commit") hours.set(`${v.symbol}@${v.from_ms}`, { ...(v as unknown as Commit), index, seed: null, prices: null });
+    else if (v.kind === "sim_reveal") {
+      const h = hours.get(`${v.symbol}@${v.from_ms}`);
+      const seed = typeof v.seed === "string" ? fromHex(v.seed) : null;
+      if (!h) out.push({ ok: false, line: `seed of ${v.symbol} ${iso(Number(v.from_ms))} (leaf ${index}) has no commitment before it` });
+      else if (!seed || seed.length !== 32 || sha256Hex(seed) !== h.seed_sha256) out.push({ ok: false, line: `seed of ${h.symbol} ${iso(h.from_ms)} (leaf ${index}) does not hash to its commitment (leaf ${h.index})` });
+      else h.seed = seed;
+    } else if (v.kind === "order") orders.push({ ...(v as unknown as OrderLeaf), index });
+    else if (v.kind === "transfer" && v.ref_type === "order" && v.code === "trade_stake" && typeof v.ref_id === "string" && !placedAt.has(v.ref_id)) placedAt.set(v.ref_id, index);
+  });
+
+  // Walk each hour in time order per symbol; an hour starts from the end of the one it names.
+  const sorted = [...hours.values()].sort((a, b) => (a.symbol === b.symbol ? a.from_ms - b.from_ms : a.symbol < b.symbol ? -1 : 1));
+  for (const h of sorted) {
+    const name = `${h.symbol} ${iso(h.from_ms)}..${iso(h.to_ms)}`;
+    const tick = priceE8(h.tick);
+    const floor = priceE8(h.floor);
+    if (h.walk !== SIM_WALK || tick === null || tick <= 0n || floor === null || !Number.isSafeInteger(h.sigma_ppm) || h.from_ms % 1000 !== 0 || h.to_ms <= h.from_ms) {
+      out.push({ ok: false, line: `${name}: a commitment this verifier cannot replay (leaf ${h.index})` });
+      continue;
+    }
+    if (!h.seed) {
+      out.push({ ok: true, line: `${name}: committed (leaf ${h.index}), seed not revealed yet${h.to_ms > now_ms ? " (the hour is not over)" : ""}` });
+      continue;
+    }
+    let start: bigint | null;
+    if (h.after_ms === null) start = h.start === null ? null : priceE8(h.start);
+    else {
+      const prev = hours.get(`${h.symbol}@${h.after_ms}`);
+      start = prev?.prices && prev.to_ms <= h.from_ms ? prev.prices[prev.prices.length - 1] : null;
+    }
+    if (start === null) {
+      out.push({ ok: false, line: `${name}: does not start from a price the log fixes (the hour it follows is missing, unrevealed or overlapping)` });
+      continue;
+    }
+    h.prices = simPrices(h.seed, h.symbol, h.from_ms / 1000, h.to_ms / 1000, start, { sigma_ppm: h.sigma_ppm, tick_e8: tick, floor_e8: floor });
+    out.push({ ok: true, line: `${name}: seed matches its commitment (leaf ${h.index}), ${h.prices.length} ticks recomputed` });
+  }
+
+  const firstFrom = (symbol: string) => sorted.find((h) => h.symbol === symbol)?.from_ms ?? Infinity;
+  const hourOf = (symbol: string, ts: number) => sorted.find((h) => h.symbol === symbol && h.from_ms <= ts && ts < h.to_ms) ?? null;
+  let checked = 0;
+  let waiting = 0;
+  for (const o of orders) {
+    if (o.feed !== undefined && o.feed !== "simulation") continue;
+    const ticks = [o.entry, ...(o.exit ? [o.exit] : []), ...o.ticks];
+    const first = hourOf(o.symbol, o.entry.ts);
+    if (!first) {
+      // An order of a leaf that names its feed as the simulation must be in a committed hour.
+      if (o.feed === "simulation") out.push({ ok: false, line: `order ${o.id} (leaf ${o.index}): its entry tick is in no committed hour` });
+      continue;
+    }
+    const placed = placedAt.get(String(o.id));
+    if (placed !== undefined && placed < first.index) {
+      out.push({ ok: false, line: `order ${o.id}: placed (leaf ${placed}) before its hour was committed (leaf ${first.index})` });
+      continue;
+    }
+    let bad: string | null = null;
+    let pending = false;
+    for (const t of ticks) {
+      const h = hourOf(o.symbol, t.ts);
+      // A context tick from before the market's first committed hour is history, not the walk.
+      if (!h && t !== o.entry && t !== o.exit && t.ts < firstFrom(o.symbol)) continue;
+      if (!h) bad = `tick ${iso(t.ts)} is in no committed hour`;
+      else if (!h.prices) pending = true;
+      else if (t.ts % 1000 !== 0 || priceE8(t.price) !== h.prices[t.ts / 1000 - h.from_ms / 1000]) bad = `tick ${iso(t.ts)} says ${t.price}, the walk says ${t.ts % 1000 === 0 ? showE8(h.prices[t.ts / 1000 - h.from_ms / 1000]) : "nothing (not a whole second)"}`;
+      if (bad) break;
+    }
+    if (bad) out.push({ ok: false, line: `order ${o.id} (leaf ${o.index}): ${bad}` });
+    else if (pending) waiting += 1;
+    else checked += 1;
+  }
+  out.push({ ok: true, line: `${checked} simulated orders: every tick is the committed walk's${waiting ? `; ${waiting} wait for their hour's seed` : ""}` });
+  return out;
+}
+
+const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString().replace(".000Z", "Z") : String(ms));
+
+function showE8(p: bigint): string {
+  const frac = (p % 100_000_000n).toString().padStart(8, "0").replace(/0+$/, "");
+  return `${p / 100_000_000n}${frac ? `.${frac}` : ""}`;
 }
