@@ -90,6 +90,7 @@ export default function ProofPage() {
           <li>{t("proof_page.how_2")}</li>
           <li>{t("proof_page.how_3")}</li>
           <li>{t("proof_page.how_4")}</li>
+          <li>{t("proof_page.how_5")}</li>
         </ol>
         <p>{t("proof_page.cli")}</p>
         <pre className="p-note">{`npm run verify -- --base ${origin} --token <your session token>`}</pre>
