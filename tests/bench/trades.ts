@@ -10,6 +10,8 @@
  * Every loop is bounded in count and in time; servers are stopped by the caller (run.ts) or
  * here, on every way out.
  */
+import { Worker } from "node:worker_threads";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { getPlatformProxy } from "wrangler";
@@ -578,7 +580,6 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   let polls = 0;
   let failedPolls = 0;
   let onNotice: (u: BenchUser) => void = () => {};
-  let probeOn = true;
   let peakQueries: number | null = null;
   const probes = [
     { name: "GET /favicon.svg (static asset)", path: "/favicon.svg", samples: [] as { at: number; ms: number }[] },
@@ -617,21 +618,12 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
     // Is the rest of the app responsive meanwhile? Three probers, each one request at a time,
     // side by side: a static file (served by the assets layer before the Worker), a route
     // without D1 (/api/health) and a public route that reads D1 (/api/index/recharge_way).
-    const probing = Promise.all(
-      probes.map(async (probe) => {
-        while (probeOn) {
-          const sent = Date.now();
-          try {
-            const r = await timedRequest(`${base}${probe.path}`, {}, 60_000);
-            probe.samples.push({ at: sent - T, ms: r.status < 500 ? r.ms : NaN });
-          } catch {
-            probe.samples.push({ at: sent - T, ms: NaN });
-          }
-          // Every 50 ms: a burst that settles in under a second still gets a p99 worth reading.
-          await sleep(Math.max(0, sent + 50 - Date.now()));
-        }
-      }),
-    );
+    // The probers run in a thread of their own: what the bench client does meanwhile (100 user
+    // sockets, the hold polls) must not count as the server's latency. The client's own
+    // event-loop delay is printed beside them.
+    const probing = probeInThread(base, T, probes.map((p) => p.path));
+    const clientLag = monitorEventLoopDelay({ resolution: 10 });
+    clientLag.enable();
     await sleep(Math.max(0, T - Date.now()));
     // Like an open page: a user's result notice makes it ask /api/order/hold again (the figure
     // is when the LAST user's answer shows no open order); a slow safety round (every 2 s, 4
@@ -671,8 +663,10 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
     }
     if (zeroAt.size === users.length) allSettledAt = Math.max(...zeroAt.values());
     await sleep(1_500); // the watcher sees the beat after the burst too
-    probeOn = false;
-    await probing;
+    clientLag.disable();
+    const lagged = await probing.stop();
+    probes.forEach((p, i) => p.samples.push(...lagged[i]));
+    console.log(`bench client's own event-loop delay meanwhile: p50 ${ms(clientLag.percentile(50) / 1e6)} ms, p99 ${ms(clientLag.percentile(99) / 1e6)} ms, max ${ms(clientLag.max / 1e6)} ms (the probers ran in their own thread)`);
     printServerLog(server, serverMark, "settlement burst");
     peakQueries = await hubPeakQueries(base, setup.product_id).catch((err) => {
       console.log(`hub stats unavailable: ${String((err as Error)?.message ?? err).slice(0, 120)}`);
@@ -797,5 +791,50 @@ async function verifyBurst(db: Db, T: number) {
     lastPass_s: passes?.last == null ? "n/a" : ((passes.last - T) / 1000).toFixed(2),
     ledger,
     log,
+  };
+}
+
+/**
+ * Probes in a worker thread: each path one request at a time, every 50 ms (a burst that
+ * settles in under a second still gets a p99 worth reading), timed there. `stop` ends them and
+ * answers the samples per path ({at: sent - T, ms}, NaN for a failure or a 5xx).
+ */
+function probeInThread(base: string, T: number, paths: string[]) {
+  const code = `
+    const { parentPort, workerData } = require("node:worker_threads");
+    const { base, T, paths } = workerData;
+    let on = true;
+    const samples = paths.map(() => []);
+    parentPort.on("message", () => { on = false; });
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    Promise.all(paths.map(async (path, i) => {
+      while (on) {
+        const sent = Date.now();
+        const start = performance.now();
+        try {
+          const res = await fetch(base + path, { signal: AbortSignal.timeout(60000) });
+          await res.text();
+          samples[i].push({ at: sent - T, ms: res.status < 500 ? performance.now() - start : NaN });
+        } catch {
+          samples[i].push({ at: sent - T, ms: NaN });
+        }
+        await sleep(Math.max(0, sent + 50 - Date.now()));
+      }
+    })).then(() => parentPort.postMessage(samples));
+  `;
+  const worker = new Worker(code, { eval: true, workerData: { base, T, paths } });
+  // A bench that fails midway must still exit.
+  worker.unref();
+  const done = new Promise<{ at: number; ms: number }[][]>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  return {
+    stop: async () => {
+      worker.postMessage("stop");
+      const samples = await done;
+      await worker.terminate();
+      return samples;
+    },
   };
 }
