@@ -22,7 +22,7 @@ export const WORKER = {
   compatibilityFlags: ["nodejs_compat"],
   d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },
   r2Buckets: { UPLOADS: "proofline-uploads", LOG: "proofline-log" },
-  durableObjects: { USER_CHANNEL: "UserChannel", QUOTE_HUB: "QuoteHub", SERVICE_CONVERSATION: "ServiceConversation", SERVICE_INBOX: "ServiceInbox", LOG_SEQUENCER: "LogSequencer" },
+  durableObjects: { USER_CHANNEL: "UserChannel", QUOTE_HUB: "QuoteHub", SERVICE_CONVERSATION: "ServiceConversation", SERVICE_INBOX: "ServiceInbox", LOG_SEQUENCER: "LogSequencer", QUOTE_RELAY: "QuoteRelay" },
   ratelimits: { AUTH_LIMIT: { limit: 30, period: 60 } },
   vars: { APP_ENV: "production", PRICE_FEED_ALLOWED_HOSTS: "stream.binance.com:9443,data-stream.binance.vision" },
   crons: ["* * * * *"],

@@ -2,6 +2,7 @@ import type { QuoteHubApi } from "../durable-objects/quotes/hub-api";
 import type { UserChannel } from "../durable-objects/user-channel/user-channel";
 import type { ServiceConversationApi, ServiceInboxApi } from "../durable-objects/service/conversation-api";
 import type { LogSequencerApi } from "../durable-objects/transparency/log-api";
+import type { QuoteRelayApi } from "../durable-objects/quotes/hub-api";
 
 /** Bindings and variables of the one Worker (see wrangler.toml). */
 export interface Env {
@@ -16,6 +17,9 @@ export interface Env {
   SERVICE_INBOX: DurableObjectNamespace<ServiceInboxApi>;
   /** The transparency log: its sequencer (one object) and the bucket of its tiles and checkpoints. */
   LOG_SEQUENCER: DurableObjectNamespace<LogSequencerApi>;
+  /** Quote relays (decision 103): QUOTE_RELAYS of them per symbol when set above 0. */
+  QUOTE_RELAY: DurableObjectNamespace<QuoteRelayApi>;
+  QUOTE_RELAYS?: string;
   LOG: R2Bucket;
   /** The log's name in checkpoints and its verifier key (default "localhost/proofline"). */
   LOG_ORIGIN?: string;

@@ -16,6 +16,7 @@ import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } f
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
+export { QuoteRelay } from "../durable-objects/quotes/quote-relay";
 export { ServiceConversation } from "../durable-objects/service/conversation";
 export { ServiceInbox } from "../durable-objects/service/inbox";
 export { LogSequencer } from "../durable-objects/transparency/log-sequencer";

@@ -43,9 +43,23 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
     const wanted = symbolKey(decodeURIComponent(url.pathname.slice("/ws/quotes/".length)));
     const product = (await listProducts(getDb(env.DB), { only_enabled: true })).find((p) => symbolKey(p.symbol) === wanted);
     if (!product) return json(request, 404, "errors.not_found");
-    return (await hubFor(env, product)).fetch(request);
+    const hub = await hubFor(env, product);
+    const relays = quoteRelays(env);
+    if (relays === 0) return hub.fetch(request);
+    // Past one object's audience: a random relay of the symbol's R (decision 103).
+    const pick = crypto.getRandomValues(new Uint32Array(1))[0] % relays;
+    const relay = env.QUOTE_RELAY.get(env.QUOTE_RELAY.idFromName(`${product.symbol}#${pick}`));
+    const headers = new Headers(request.headers);
+    headers.set("x-quote-symbol", product.symbol);
+    return relay.fetch(new Request(request, { headers }));
   }
   return json(request, 404, "errors.not_found");
+}
+
+/** How many relays each symbol's quote sockets spread over (QUOTE_RELAYS; 0, the direct path, by default). */
+export function quoteRelays(env: Pick<Env, "QUOTE_RELAYS">): number {
+  const n = Number(env.QUOTE_RELAYS ?? "0");
+  return Number.isSafeInteger(n) && n > 0 ? Math.min(n, 64) : 0;
 }
 
 /** Tells the user's open pages that something changed. Never fails the caller's operation. */

@@ -1,3 +1,4 @@
+import type { ServerMessage } from "../protocol";
 /**
  * What the Worker may ask a QuoteHub (its RPC surface), apart from the class that serves it:
  * `worker/env.ts` types the QUOTE_HUB binding with this, so the binding never imports the
@@ -17,6 +18,12 @@ export type ExposureSnapshot = { ts_ms: number; up_payout_micro: number; down_pa
 
 export type ExposureView = { up: Exposure["up"]; down: Exposure["down"]; worst_case_micro: number; limit_micro: number; history: ExposureSnapshot[] };
 
+/** A quote relay's RPC surface (its sockets come through fetch). */
+export interface QuoteRelayApi extends Rpc.DurableObjectBranded {
+  /** Tests only (APP_ENV "test"): every page socket dropped and the hub socket closed, as by a restart. */
+  restartForTest(): Promise<number>;
+}
+
 export interface QuoteHubApi extends Rpc.DurableObjectBranded {
   /** Remembers the product and starts the beat. */
   ensure(config: HubConfig): Promise<void>;
@@ -26,6 +33,8 @@ export interface QuoteHubApi extends Rpc.DurableObjectBranded {
   place(config: HubConfig, input: PlaceOrder): Promise<PlaceResult>;
   latest(): Promise<Tick | null>;
   quote(): Promise<HubQuote | null>;
+  /** The quote block a page hears on connect (a relay greets its pages with it). */
+  greeting(): Promise<ServerMessage | null>;
   /** Candles of `interval_ms` (60 000, 300 000, 900 000, 3 600 000), oldest first. */
   candles(interval_ms: number, limit: number): Promise<Candle[]>;
   ticks(from_ms: number, to_ms: number): Promise<Tick[]>;

@@ -33,7 +33,7 @@ export type { HubConfig } from "./hub-api";
  */
 export const QUOTE_SOCKETS_MAX = 30_000;
 
-function socketCap(env: Env): number {
+export function quoteSocketCap(env: Pick<Env, "QUOTE_SOCKETS_MAX">): number {
   const configured = Number(env.QUOTE_SOCKETS_MAX);
   return Number.isSafeInteger(configured) && configured > 0 ? Math.min(configured, QUOTE_SOCKETS_MAX) : QUOTE_SOCKETS_MAX;
 }
@@ -91,6 +91,11 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
 
   async quote(): Promise<HubQuote | null> {
     return this.prices.quote();
+  }
+
+  /** The quote block a page hears on connect (relays ask it for theirs). */
+  async greeting() {
+    return this.prices.greeting();
   }
 
   async candles(interval_ms: number, limit: number) {
@@ -174,7 +179,7 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
    * feed would fail all of them (decision 088).
    */
   async fetch(request: Request): Promise<Response> {
-    if (this.ctx.getWebSockets().length >= socketCap(this.env)) return socketRefusal(request, 503, "errors.quotes_busy", { "retry-after": "5" });
+    if (this.ctx.getWebSockets().length >= quoteSocketCap(this.env)) return socketRefusal(request, 503, "errors.quotes_busy", { "retry-after": "5" });
     return openPage(this.ctx, request, Date.now(), () => this.prices.greeting());
   }
 

@@ -23,6 +23,7 @@ export { QuoteHub } from "../../durable-objects/quotes/quote-hub";
 export { ServiceConversation } from "../../durable-objects/service/conversation";
 export { ServiceInbox } from "../../durable-objects/service/inbox";
 export { LogSequencer } from "../../durable-objects/transparency/log-sequencer";
+export { QuoteRelay } from "../../durable-objects/quotes/quote-relay";
 
 export type PlaceBatch = { inputs: PlaceOrder[]; latest: Tick; now_ms: number; concurrency: number };
 export type PlaceBatchResult = { statuses: Record<string, number>; ms: number };

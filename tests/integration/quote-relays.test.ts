@@ -1,0 +1,129 @@
+/**
+ * Quote relays (decision 103), against the server `npm start` runs (one workerd) with
+ * QUOTE_RELAYS=4: 2,000 sockets spread over the relays each hear every tick once and in order,
+ * with the same wire protocol as the hub (hello, then the quote block, then ticks); the relay
+ * cap refuses like the hub's; and when the server restarts on the same state every socket
+ * reconnects once and its ticks go on in order.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { serverUp } from "./server";
+
+const PORT = 8796;
+const STATE = ".wrangler/integration-relays";
+const URL_QUOTES = `ws://127.0.0.1:${PORT}/ws/quotes/BTC-USDT`;
+const SOCKETS = 2_000;
+let server: ChildProcess | null = null;
+
+async function startServer() {
+  server = spawn(bin("tsx"), ["scripts/workerd-serve.ts", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local", "--var", "QUOTE_RELAYS:4", "--var", "QUOTE_SOCKETS_MAX:600"], { env: quietEnv, stdio: "ignore", detached: true });
+  await serverUp(`http://127.0.0.1:${PORT}`, 90_000, 250);
+}
+
+function stopServer(signal: NodeJS.Signals) {
+  if (server?.pid) process.kill(-server.pid, signal);
+  server = null;
+}
+
+beforeAll(async () => {
+  rmSync(STATE, { recursive: true, force: true });
+  await prepare(STATE, { build: false });
+  await startServer();
+}, 180_000);
+
+afterAll(() => stopServer("SIGTERM"));
+
+/** A page's quote socket that reconnects when dropped (as partysocket does), recording what it hears. */
+type Page = { types: string[]; ticks: number[]; opens: number; refused: number; closed: boolean; ws: WebSocket | null };
+
+function page(): Promise<Page> {
+  const p: Page = { types: [], ticks: [], opens: 0, refused: 0, closed: false, ws: null };
+  return new Promise((resolve) => {
+    const open = () => {
+      const ws = new WebSocket(URL_QUOTES);
+      p.ws = ws;
+      ws.on("message", (data) => {
+        const m = JSON.parse(String(data)) as { type: string; ts?: number };
+        p.types.push(m.type);
+        if (m.type === "tick") p.ticks.push(m.ts!);
+      });
+      ws.once("open", () => {
+        p.opens += 1;
+        resolve(p);
+      });
+      ws.once("unexpected-response", (req) => {
+        // Refused (503): this page stops here.
+        p.refused += 1;
+        p.closed = true;
+        req.destroy();
+        resolve(p);
+      });
+      ws.on("error", () => undefined);
+      ws.once("close", () => {
+        if (!p.closed) setTimeout(open, 200 + Math.random() * 300);
+      });
+    };
+    open();
+  });
+}
+
+async function openAll(n: number): Promise<Page[]> {
+  const pages: Page[] = [];
+  for (let i = 0; i < n; i += 100) pages.push(...(await Promise.all(Array.from({ length: Math.min(100, n - i) }, page))));
+  return pages;
+}
+
+const inOrderOnce = (ticks: number[]) => ticks.every((t, i) => i === 0 || t > ticks[i - 1]);
+
+describe("quote relays", () => {
+  it(`${SOCKETS} sockets over 4 relays each hear every tick once and in order; a restart costs one reconnect`, async () => {
+    const pages = await openAll(SOCKETS);
+    expect(pages.filter((p) => p.opens === 1).length).toBe(SOCKETS);
+    // The hub's protocol: hello, then the quote block, then ticks.
+    await expect.poll(() => pages.filter((p) => p.types.length >= 2).length, { timeout: 10_000, interval: 200 }).toBe(SOCKETS);
+    expect(pages.filter((p) => p.types[0] !== "hello" || p.types[1] !== "quote").map((p) => p.types.slice(0, 3))).toEqual([]);
+
+    // Ticks heard by every page from a common start, for a few seconds.
+    const from = Date.now() + 1_000;
+    await new Promise((r) => setTimeout(r, 5_000));
+    const to = Date.now() - 1_000;
+    const window = (p: Page) => p.ticks.filter((t) => t >= from && t <= to);
+    const reference = window(pages[0]);
+    expect(reference.length).toBeGreaterThanOrEqual(3);
+    for (const p of pages) {
+      expect(inOrderOnce(p.ticks)).toBe(true);
+      expect(window(p)).toEqual(reference);
+    }
+
+    // A restart of everything (relays included) on the same state: one reconnect each, then ticks in order.
+    stopServer("SIGKILL");
+    await startServer();
+    await expect.poll(() => pages.filter((p) => p.opens === 2).length, { timeout: 60_000, interval: 500 }).toBe(SOCKETS);
+    const lastBefore = pages.map((p) => p.ticks[p.ticks.length - 1]);
+    await expect.poll(() => pages.every((p, i) => p.ticks.filter((t) => t > lastBefore[i]).length >= 2), { timeout: 20_000, interval: 500 }).toBe(true);
+    for (const p of pages) {
+      expect(p.opens).toBe(2);
+      expect(inOrderOnce(p.ticks)).toBe(true);
+    }
+    for (const p of pages) {
+      p.closed = true;
+      p.ws?.close();
+    }
+  }, 180_000);
+
+  it("a relay at its cap refuses with 503 like the hub, and the server keeps answering", async () => {
+    // 4 relays x 600: the 2,401st socket finds every relay of its pick full only if all are; fill one relay's share.
+    const pages = await openAll(2_500);
+    const refused = pages.filter((p) => p.refused > 0).length;
+    expect(refused).toBeGreaterThan(0);
+    expect(pages.filter((p) => p.opens > 0).length).toBeLessThanOrEqual(2_400);
+    expect((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok).toBe(true);
+    for (const p of pages) {
+      p.closed = true;
+      p.ws?.close();
+    }
+  }, 120_000);
+});
