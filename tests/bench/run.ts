@@ -27,6 +27,7 @@
  * (default 200).
  * Every group is bounded in time, and every server is stopped on every way out.
  */
+import { fanoutGroup } from "./fanout";
 import { execFileSync } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { benchLoginRequests, benchPasswordHash } from "./identity";
@@ -55,6 +56,7 @@ const GROUPS: Group[] = [
   { name: "lighthouse", limit_ms: 400_000, run: lighthouseGroup },
   { name: "log", limit_ms: 400_000, run: () => benchLogProofs(`${STATE_DIR}-log`) },
   { name: "delivery", limit_ms: 400_000, run: deliveryGroup },
+  { name: "fanout", limit_ms: 900_000, run: () => fanoutGroup(`${STATE_DIR}-fanout`) },
 ];
 
 async function deliveryGroup(): Promise<GroupResult> {

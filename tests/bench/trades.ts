@@ -55,7 +55,7 @@ const RUN = Date.now().toString(36).slice(-6);
 
 // ======================================================================== 1. tick fan-out
 
-type WsClient = {
+export type WsClient = {
   opened_at: number | null;
   closed_at: number | null;
   failed: string | null;
@@ -66,7 +66,7 @@ type WsClient = {
 };
 
 /** Opens one client; resolves once it is open or has failed (never rejects). */
-function openClient(url: string, timeout_ms: number): Promise<WsClient> {
+export function openClient(url: string, timeout_ms: number): Promise<WsClient> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, { handshakeTimeout: timeout_ms, perMessageDeflate: false });
     const c: WsClient = { opened_at: null, closed_at: null, failed: null, ws, ts: [], recv: [] };
@@ -106,7 +106,7 @@ function openClient(url: string, timeout_ms: number): Promise<WsClient> {
   });
 }
 
-async function closeAll(clients: WsClient[]) {
+export async function closeAll(clients: WsClient[]) {
   const open = clients.filter((c) => c.ws.readyState === WebSocket.OPEN || c.ws.readyState === WebSocket.CONNECTING);
   const closed = Promise.all(open.map((c) => new Promise<void>((r) => (c.ws.readyState === WebSocket.CLOSED ? r() : c.ws.once("close", () => r())))));
   for (const c of open) c.ws.close(1000, "bench done");
@@ -158,7 +158,7 @@ export async function benchTickFanout(server: Server, opts: { clients?: number; 
 }
 
 /** A bare Node `ws` server that sends a tick to every client once a second: the fan-out floor. */
-async function fanoutFloor(n: number, batch: number, window_ms: number): Promise<GroupResult> {
+export async function fanoutFloor(n: number, batch: number, window_ms: number): Promise<FanoutResult> {
   const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: false });
   await new Promise<void>((r) => wss.once("listening", () => r()));
   const port = (wss.address() as { port: number }).port;
@@ -184,7 +184,10 @@ async function fanoutFloor(n: number, batch: number, window_ms: number): Promise
   }
 }
 
-function analyseFanout(clients: WsClient[], n: number, T0: number, T1: number, restarts: number): GroupResult {
+/** A fan-out run: the rows and verdict, and what the capacity model reads. */
+export type FanoutResult = GroupResult & { lost: number; failed: number; spread_p50_ms: number; opened: number };
+
+export function analyseFanout(clients: WsClient[], n: number, T0: number, T1: number, restarts: number): FanoutResult {
   const inWindow = (ts: number) => ts >= T0 && ts <= T1;
   const opened = clients.filter((c) => c.opened_at !== null);
   const failed = n - opened.length;
@@ -243,7 +246,7 @@ function analyseFanout(clients: WsClient[], n: number, T0: number, T1: number, r
   const ok = stats.p99 <= 50 && lost === 0 && failed === 0;
   const v = verdict(ok, `tick fan-out: p99 ${ms(stats.p99)} ms (target <= 50), lost ${lost} (target 0), failed connects ${failed}, out-of-order ${outOfOrder}`);
   console.log(v);
-  return { rows: [{ name: `tick latency (${opened.length} ws clients)`, stats, errors: lost + failed, gate: false }], verdicts: [v] };
+  return { rows: [{ name: `tick latency (${opened.length} ws clients)`, stats, errors: lost + failed, gate: false }], verdicts: [v], lost, failed, spread_p50_ms: last.p50 - first.p50, opened: opened.length };
 }
 
 // ======================================================================== 2. place-order latency
