@@ -15,9 +15,9 @@ import { freePort, loadLine, ms, prepareState, sleep, snapshotWorker, startServe
 
 const BATCH = 200;
 
-type Run = { n: number; mode: string; r: FanoutResult; lag_p99_ms: number };
+type Run = { n: number; mode: string; r: FanoutResult; lag_p99_ms: number; health?: { p99_ms: number; failed: number; n: number } };
 
-async function measure(url: string, n: number, window_ms: number): Promise<{ r: FanoutResult; lag_p99_ms: number }> {
+async function measure(url: string, n: number, window_ms: number): Promise<{ r: FanoutResult; lag_p99_ms: number; health: { p99_ms: number; failed: number; n: number } }> {
   const clients: WsClient[] = [];
   try {
     for (let i = 0; i < n; i += BATCH) clients.push(...(await Promise.all(Array.from({ length: Math.min(BATCH, n - i) }, () => openClient(url, 30_000)))));
@@ -25,12 +25,32 @@ async function measure(url: string, n: number, window_ms: number): Promise<{ r: 
     await sleep(1_000);
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
+    // Does the server answer meanwhile? /api/health every 250 ms through the window.
+    const healthUrl = url.replace(/^ws/, "http").replace(/\/ws\/quotes\/.*$/, "/api/health");
+    const health: number[] = [];
+    let failed = 0;
+    let on = true;
+    const probing = (async () => {
+      while (on) {
+        const t = performance.now();
+        const res = await fetch(healthUrl, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+        if (res?.ok) health.push(performance.now() - t);
+        else failed += 1;
+        await res?.text();
+        await sleep(250);
+      }
+    })();
     const T0 = Date.now();
     await sleep(window_ms);
     const T1 = Date.now();
+    on = false;
+    await probing;
     lag.disable();
     await sleep(1_500);
-    return { r: analyseFanout(clients, n, T0, T1, 0), lag_p99_ms: lag.percentile(99) / 1e6 };
+    const sorted = health.sort((a, b) => a - b);
+    const h = { p99_ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN, failed, n: health.length + failed };
+    console.log(`/api/health during the window: ${h.n} probes, ${failed} failed, p99 ${ms(h.p99_ms)} ms`);
+    return { r: analyseFanout(clients, n, T0, T1, 0), lag_p99_ms: lag.percentile(99) / 1e6, health: h };
   } finally {
     await closeAll(clients);
   }
@@ -70,9 +90,9 @@ export async function fanoutGroup(stateDir: string): Promise<GroupResult> {
   const rows = runs.map((run) => {
     const f = floors.get(run.n)!.r.rows[0].stats;
     const s = run.r.rows[0].stats;
-    return [String(run.n), run.mode, `${run.r.opened}/${run.n}`, String(run.r.lost), ms(s.p50), ms(s.p99), ms(f.p50), ms(f.p99), (s.p50 / Math.max(1, f.p50)).toFixed(2), (s.p99 / Math.max(1, f.p99)).toFixed(2), ms(run.lag_p99_ms)];
+    return [String(run.n), run.mode, `${run.r.opened}/${run.n}`, String(run.r.lost), ms(s.p50), ms(s.p99), ms(f.p50), ms(f.p99), (s.p50 / Math.max(1, f.p50)).toFixed(2), (s.p99 / Math.max(1, f.p99)).toFixed(2), ms(run.lag_p99_ms), run.health ? `${ms(run.health.p99_ms)} (${run.health.failed} failed)` : ""];
   });
-  console.log(`\n${table(["sockets", "path", "open", "lost", "p50", "p99", "floor p50", "floor p99", "p50 ×", "p99 ×", "client lag p99"], rows)}`);
+  console.log(`\n${table(["sockets", "path", "open", "lost", "p50", "p99", "floor p50", "floor p99", "p50 ×", "p99 ×", "client lag p99", "health p99"], rows)}`);
 
   const verdicts: string[] = [];
   const largest = Math.max(...sizes);
@@ -80,7 +100,8 @@ export async function fanoutGroup(stateDir: string): Promise<GroupResult> {
     const f = floors.get(run.n)!.r.rows[0].stats;
     const s = run.r.rows[0].stats;
     const [r50, r99] = [s.p50 / Math.max(1, f.p50), s.p99 / Math.max(1, f.p99)];
-    verdicts.push(verdict(run.r.opened === run.n && run.r.lost === 0 && r50 <= 1.5 && r99 <= 1.5, `fan-out ${run.n} sockets ${run.mode}: open ${run.r.opened}, lost ${run.r.lost}, p50 ${ms(s.p50)} ms (${r50.toFixed(2)}x floor), p99 ${ms(s.p99)} ms (${r99.toFixed(2)}x floor) (target: all open, 0 lost, each within 1.5x)`));
+    const answered = run.health !== undefined && run.health.failed === 0 && run.health.n > 0;
+    verdicts.push(verdict(run.r.opened === run.n && run.r.lost === 0 && r50 <= 1.5 && r99 <= 1.5 && answered, `fan-out ${run.n} sockets ${run.mode}: open ${run.r.opened}, lost ${run.r.lost}, p50 ${ms(s.p50)} ms (${r50.toFixed(2)}x floor), p99 ${ms(s.p99)} ms (${r99.toFixed(2)}x floor), /api/health answered ${(run.health?.n ?? 0) - (run.health?.failed ?? 0)} of ${run.health?.n ?? 0} (target: all open, 0 lost, each within 1.5x, health always answers)`));
   }
   // The capacity model's inputs: the time to write one frame, read from how long the hub takes
   // to reach its last socket after its first (the spread of one tick over all sockets).
