@@ -1,10 +1,10 @@
-import { DurableObject } from "cloudflare:workers";
+import { PageSocketObject } from "../page-socket-object";
 import { getDb } from "../../worker/db/client";
 import { invocationDb, peakQueries } from "../../worker/db/limits";
 import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/orders";
 import type { Env } from "../../worker/env";
 import { socketRefusal } from "../../worker/ws-answer";
-import { answerPage, closeBack, openPage } from "../page-sockets";
+import { openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
 import { feedKey, simRandom, simSeeds } from "./feed";
 import type { ExposureView, HubConfig, HubQuote, QuoteHubApi } from "./hub-api";
@@ -38,7 +38,7 @@ export function quoteSocketCap(env: Pick<Env, "QUOTE_SOCKETS_MAX">): number {
   return Number.isSafeInteger(configured) && configured > 0 ? Math.min(configured, QUOTE_SOCKETS_MAX) : QUOTE_SOCKETS_MAX;
 }
 
-export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
+export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   private config: HubConfig | null = null;
   private started = false;
   private readonly prices = new Prices(this.ctx.storage.sql, simRandom(this.env), simSeeds(this.env), () => this.ctx.getWebSockets(), () => ({ config: this.config, simulated: this.simulated }));
@@ -181,17 +181,5 @@ export class QuoteHub extends DurableObject<Env> implements QuoteHubApi {
   async fetch(request: Request): Promise<Response> {
     if (this.ctx.getWebSockets().length >= quoteSocketCap(this.env)) return socketRefusal(request, 503, "errors.quotes_busy", { "retry-after": "5" });
     return openPage(this.ctx, request, Date.now(), () => this.prices.greeting());
-  }
-
-  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
-    answerPage(ws, raw, Date.now());
-  }
-
-  async webSocketClose(ws: WebSocket, code: number) {
-    closeBack(ws, code);
-  }
-
-  async webSocketError(ws: WebSocket) {
-    ws.close(1011, "error");
   }
 }

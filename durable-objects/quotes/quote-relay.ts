@@ -14,10 +14,10 @@
  * - A relay that restarts loses its pages' sockets: each page reconnects once (partysocket)
  *   and hears ticks in order from then on.
  */
-import { DurableObject } from "cloudflare:workers";
+import { PageSocketObject } from "../page-socket-object";
 import type { Env } from "../../worker/env";
 import { socketRefusal } from "../../worker/ws-answer";
-import { answerPage, closeBack, openPage } from "../page-sockets";
+import { openPage } from "../page-sockets";
 import { encode, parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
 import { quoteSocketCap } from "./quote-hub";
@@ -27,7 +27,7 @@ const GREETING_FRESH_MS = 1_000;
 /** While pages are open, the hub socket is checked (and reopened if it dropped) this often. */
 const UPSTREAM_CHECK_MS = 1_000;
 
-export class QuoteRelay extends DurableObject<Env> implements QuoteRelayApi {
+export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
   private upstream: WebSocket | null = null;
   private opening: Promise<WebSocket | null> | null = null;
   private symbol: string | null = null;
@@ -112,18 +112,6 @@ export class QuoteRelay extends DurableObject<Env> implements QuoteRelayApi {
     }
     await this.toHub();
     await this.ctx.storage.setAlarm(Date.now() + UPSTREAM_CHECK_MS);
-  }
-
-  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
-    answerPage(ws, raw, Date.now());
-  }
-
-  async webSocketClose(ws: WebSocket, code: number) {
-    closeBack(ws, code);
-  }
-
-  async webSocketError(ws: WebSocket) {
-    ws.close(1011, "error");
   }
 
   /** Tests: the relay as after a restart (every page socket dropped, the hub socket closed). */

@@ -1,9 +1,9 @@
-import { DurableObject } from "cloudflare:workers";
+import { PageSocketObject } from "../page-socket-object";
 import { getDb } from "../../worker/db/client";
 import { invocationDb } from "../../worker/db/limits";
 import type { Env } from "../../worker/env";
 import { groupStatements, writeMessageGroups, type GroupWritten, type MessageGroup } from "../../worker/domain/service/messages";
-import { answerPage, closeBack, openPage, sendAll } from "../page-sockets";
+import { openPage, sendAll } from "../page-sockets";
 import type { ServerMessage } from "../protocol";
 import type { ServiceInboxApi } from "./conversation-api";
 
@@ -23,7 +23,7 @@ type Waiting = { group: MessageGroup; resolve: (w: GroupWritten) => void; reject
  * so D1 sees one batch per commit, not one per conversation (a D1 call costs about the same
  * whatever it carries), and the inbox hears each written conversation without another call.
  */
-export class ServiceInbox extends DurableObject<Env> implements ServiceInboxApi {
+export class ServiceInbox extends PageSocketObject implements ServiceInboxApi {
   private queue: Waiting[] = [];
   private committing = false;
 
@@ -76,17 +76,5 @@ export class ServiceInbox extends DurableObject<Env> implements ServiceInboxApi 
       n++;
     }
     return this.queue.splice(0, n);
-  }
-
-  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
-    answerPage(ws, raw, Date.now());
-  }
-
-  async webSocketClose(ws: WebSocket, code: number) {
-    closeBack(ws, code);
-  }
-
-  async webSocketError(ws: WebSocket) {
-    ws.close(1011, "error");
   }
 }
