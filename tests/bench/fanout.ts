@@ -25,7 +25,8 @@ async function measure(url: string, n: number, window_ms: number): Promise<{ r: 
     await sleep(1_000);
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
-    // Does the server answer meanwhile? /api/health every 250 ms through the window.
+    // Does the server answer meanwhile? /api/health once a second through the window (often
+    // enough to see it stop, rarely enough not to be the load).
     const healthUrl = url.replace(/^ws/, "http").replace(/\/ws\/quotes\/.*$/, "/api/health");
     const health: number[] = [];
     let failed = 0;
@@ -37,7 +38,7 @@ async function measure(url: string, n: number, window_ms: number): Promise<{ r: 
         if (res?.ok) health.push(performance.now() - t);
         else failed += 1;
         await res?.text();
-        await sleep(250);
+        await sleep(1_000);
       }
     })();
     const T0 = Date.now();
