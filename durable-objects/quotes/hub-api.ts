@@ -18,11 +18,8 @@ export type ExposureSnapshot = { ts_ms: number; up_payout_micro: number; down_pa
 
 export type ExposureView = { up: Exposure["up"]; down: Exposure["down"]; worst_case_micro: number; limit_micro: number; history: ExposureSnapshot[] };
 
-/** A quote relay's RPC surface (its sockets come through fetch). */
-export interface QuoteRelayApi extends Rpc.DurableObjectBranded {
-  /** Tests only (APP_ENV "test"): every page socket dropped and the hub socket closed, as by a restart. */
-  restartForTest(): Promise<number>;
-}
+/** A quote relay has no RPC surface: its pages' sockets come through fetch (quote-relay.ts). */
+export type QuoteRelayApi = Rpc.DurableObjectBranded;
 
 export interface QuoteHubApi extends Rpc.DurableObjectBranded {
   /** Remembers the product and starts the beat. */

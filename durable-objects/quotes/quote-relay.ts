@@ -12,13 +12,14 @@
  *   socket drops it connects again at once and then every second from its alarm. When its last
  *   page leaves it closes the hub socket and may be evicted; a later page opens it again.
  * - A relay that restarts loses its pages' sockets: each page reconnects once (partysocket)
- *   and hears ticks in order from then on.
+ *   and hears ticks in order from then on (tests/integration/quote-relays.test.ts restarts the
+ *   whole server).
  */
 import { PageSocketObject } from "../page-socket-object";
 import type { Env } from "../../worker/env";
 import { socketRefusal } from "../../worker/ws-answer";
 import { openPage } from "../page-sockets";
-import { encode, parseServerMessage, type ServerMessage } from "../protocol";
+import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
 import { quoteSocketCap } from "./quote-hub";
 
@@ -31,7 +32,7 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
   private upstream: WebSocket | null = null;
   private opening: Promise<WebSocket | null> | null = null;
   private symbol: string | null = null;
-  private latestQuote: { text: string; message: ServerMessage; at_ms: number } | null = null;
+  private latestQuote: { message: ServerMessage; at_ms: number } | null = null;
 
   async fetch(request: Request): Promise<Response> {
     const symbol = request.headers.get("x-quote-symbol");
@@ -83,7 +84,7 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
   private relay(text: string) {
     const message = parseServerMessage(text);
     if (!message || message.type === "hello" || message.type === "pong") return;
-    if (message.type === "quote") this.latestQuote = { text, message, at_ms: Date.now() };
+    if (message.type === "quote") this.latestQuote = { message, at_ms: Date.now() };
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.send(text);
@@ -99,7 +100,7 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
     if (!this.symbol) return null;
     const hub = this.env.QUOTE_HUB.get(this.env.QUOTE_HUB.idFromName(this.symbol));
     const message = await hub.greeting();
-    if (message) this.latestQuote = { text: encode(message), message, at_ms: Date.now() };
+    if (message) this.latestQuote = { message, at_ms: Date.now() };
     return message;
   }
 
@@ -112,16 +113,5 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
     }
     await this.toHub();
     await this.ctx.storage.setAlarm(Date.now() + UPSTREAM_CHECK_MS);
-  }
-
-  /** Tests: the relay as after a restart (every page socket dropped, the hub socket closed). */
-  async restartForTest(): Promise<number> {
-    if (this.env.APP_ENV !== "test") throw new Error("restartForTest is for tests");
-    const pages = this.ctx.getWebSockets();
-    for (const ws of pages) ws.close(1012, "restart");
-    this.upstream?.close(1012, "restart");
-    this.upstream = null;
-    this.latestQuote = null;
-    return pages.length;
   }
 }
