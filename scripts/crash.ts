@@ -209,10 +209,13 @@ async function checkState(): Promise<string[]> {
     const d = await rows(`SELECT d.id, d.status, (SELECT COUNT(*) FROM ledger_transfers t WHERE t.ref_type = 'deposit' AND t.ref_id = CAST(d.id AS TEXT) AND t.code = 'deposit') AS credits FROM deposits d`);
     for (const x of d) if (Number(x.credits) !== (x.status === "approved" ? 1 : 0)) problems.push(`deposit ${x.id} (${x.status}): ${x.credits} credits`);
     for (const id of acknowledged.deposits) if (!d.some((x) => Number(x.id) === id && x.status === "approved")) problems.push(`deposit ${id} was approved but is not`);
-    // The transparency log: every transfer and settled order is a leaf exactly once, in one order.
-    const [inbox] = await rows("SELECT (SELECT COUNT(*) FROM log_queue) AS queued, (SELECT COUNT(*) FROM log_leaves) AS leaves, (SELECT COUNT(*) FROM ledger_transfers) AS transfers, (SELECT COUNT(*) FROM orders WHERE status <> 'open') AS settled, (SELECT COALESCE(MAX(leaf_index) + 1, 0) FROM log_leaves) AS size, (SELECT COALESCE(MAX(tree_size), 0) FROM log_checkpoints) AS signed");
+    // The transparency log: every transfer and settled order is queued once (beside the
+    // simulation's commitments and seeds), and every queued row is a leaf, signed, in one order.
+    const [inbox] = await rows("SELECT (SELECT COUNT(*) FROM log_queue WHERE kind IN ('transfer', 'order')) AS queued, (SELECT COUNT(*) FROM log_queue) AS all_queued, (SELECT COUNT(*) FROM log_queue r WHERE r.kind = 'sim_reveal' AND NOT EXISTS (SELECT 1 FROM log_queue c WHERE c.kind = 'sim_commit' AND c.ref_id = r.ref_id AND c.seq < r.seq)) AS unbacked, (SELECT COUNT(*) FROM log_leaves) AS leaves, (SELECT COUNT(*) FROM ledger_transfers) AS transfers, (SELECT COUNT(*) FROM orders WHERE status <> 'open') AS settled, (SELECT COALESCE(MAX(leaf_index) + 1, 0) FROM log_leaves) AS size, (SELECT COALESCE(MAX(tree_size), 0) FROM log_checkpoints) AS signed");
     if (Number(inbox.queued) !== Number(inbox.transfers) + Number(inbox.settled)) problems.push(`log inbox: ${inbox.queued} rows for ${inbox.transfers} transfers and ${inbox.settled} settled orders`);
-    if (Number(inbox.leaves) !== Number(inbox.queued) || Number(inbox.size) !== Number(inbox.leaves) || Number(inbox.signed) !== Number(inbox.size)) problems.push(`log: ${inbox.leaves} leaves (size ${inbox.size}, signed ${inbox.signed}) for ${inbox.queued} queued`);
+    // The simulation's hours: a seed is only ever revealed after its commitment (decision 102).
+    if (Number(inbox.unbacked) !== 0) problems.push(`log inbox: ${inbox.unbacked} revealed seeds without a commitment before them`);
+    if (Number(inbox.leaves) !== Number(inbox.all_queued) || Number(inbox.size) !== Number(inbox.leaves) || Number(inbox.signed) !== Number(inbox.size)) problems.push(`log: ${inbox.leaves} leaves (size ${inbox.size}, signed ${inbox.signed}) for ${inbox.all_queued} queued`);
     console.log(`checked: ${keys.size} orders, ${pool.length} pool orders (${paidDays} rewards), ${w.length} withdrawals, ${d.length} deposits, ${ledger.transfers} transfers`);
   } finally {
     await dispose();
