@@ -46,6 +46,9 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
     // The quote block is fetched before the socket is accepted: once accepted, the page hears
     // relayed ticks, and a tick must not come before its greeting.
     const greeting = await this.greeting();
+    // Counted again after the awaits: pages that arrived meanwhile may have filled the relay.
+    // From here to the accept nothing awaits, so the cap holds.
+    if (this.ctx.getWebSockets().length >= quoteSocketCap(this.env)) return socketRefusal(request, 503, "errors.quotes_busy", { "retry-after": "5" });
     return openPage(this.ctx, request, Date.now(), async () => greeting);
   }
 

@@ -163,4 +163,43 @@ describe("Binance adapter against a fake upstream", () => {
     expect([...new Set(ticks)]).toEqual(["67010.00", "67020.00", "67030.00"]);
     client.close();
   }, 90_000);
+
+  it("an order settled on the exchange's trades names the feed, and each tick its trade id, in its log leaf", async () => {
+    await expect.poll(() => btcSockets.size, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+    // A live market: a BTCUSDT trade every 300 ms (orders need a trade under 2 s old).
+    let trade = 5_000;
+    let on = true;
+    const pump = (async () => {
+      while (on) {
+        const now = Date.now();
+        trade += 1;
+        for (const ws of btcSockets) ws.send(JSON.stringify({ e: "trade", E: now, s: "BTCUSDT", t: trade, p: (67_000 + (trade % 7)).toFixed(2), q: "0.010", T: now, m: false }));
+        await sleep(300);
+      }
+    })();
+    type Answer = { code: number; msg: string; data: Record<string, unknown> };
+    const post = async (path: string, body: unknown, token?: string) =>
+      (await (await fetch(`http://127.0.0.1:${PORT}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { token } : {}) }, body: JSON.stringify(body) })).json()) as Answer;
+    try {
+      const token = ((await post("/api/user/login", { account: "demo", password: "demo12345" })).data.userinfo as { token: string }).token;
+      const list = ((await (await fetch(`http://127.0.0.1:${PORT}/api/index/product_list`)).json()) as { data: { id: number; symbol: string }[] }).data;
+      const btc = list.find((p) => p.symbol === "BTC/USDT")!;
+      await sleep(1_000);
+      const quote = (await post("/api/index/product", { id: btc.id })).data.price;
+      const placed = await post("/api/order/addorder", { product_id: btc.id, direction: "up", amount: "10", seconds: 30, quote_price: quote, client_order_id: `feed-${Date.now()}` }, token);
+      expect(placed.code, placed.msg).toBe(1);
+      const order_id = placed.data.id;
+      // Settled 30 s on, then sequenced into the log.
+      await expect.poll(async () => (await post("/api/proof/inclusion", { order_id }, token)).code, { timeout: 75_000, interval: 1_000 }).toBe(1);
+      const leaf = JSON.parse((await post("/api/proof/inclusion", { order_id }, token)).data.leaf as string) as { feed: string; outcome: string; ticks: { role: string; trade_id?: string }[] };
+      expect(leaf.feed).toBe("binance:BTCUSDT");
+      expect(leaf.outcome).not.toBe("open");
+      expect(leaf.ticks.length).toBeGreaterThan(1);
+      for (const t of leaf.ticks) expect(t.trade_id).toMatch(/^\d+$/);
+      expect(leaf.ticks.map((t) => t.role)).toContain("entry");
+    } finally {
+      on = false;
+      await pump;
+    }
+  }, 120_000);
 });

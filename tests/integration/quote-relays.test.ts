@@ -12,7 +12,7 @@ import WebSocket from "ws";
 import { bin, prepare, quietEnv } from "../../scripts/lib";
 import { serverUp } from "./server";
 
-const PORT = 8796;
+const PORT = 8798;
 const STATE = ".wrangler/integration-relays";
 const URL_QUOTES = `ws://127.0.0.1:${PORT}/ws/quotes/BTC-USDT`;
 const SOCKETS = 2_000;
