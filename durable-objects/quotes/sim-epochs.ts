@@ -12,7 +12,7 @@
  *
  * The seeds live here, in the hub's own storage, and nowhere else until they are revealed.
  */
-import { canonicalJson, SIM_WALK, sha256Hex, hex, type SimParams } from "../../worker/domain/transparency/verify";
+import { canonicalJson, fromHex, hex, SIM_WALK, sha256Hex, type SimParams } from "../../worker/domain/transparency/verify";
 import { formatPriceE8 } from "../../worker/domain/money/units";
 import type { Sql } from "./tick-store";
 
@@ -101,7 +101,8 @@ export class SimEpochs {
 }
 
 function epochOf(r: Row): Epoch {
-  const seed = Uint8Array.from(r.seed.match(/../g) ?? [], (b) => parseInt(b, 16));
+  const seed = fromHex(r.seed);
+  if (!seed) throw new Error(`sim_epochs ${r.from_s}: a seed that is not hex`);
   return {
     symbol: r.symbol,
     from_s: r.from_s,
