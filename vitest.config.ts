@@ -2,8 +2,67 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects: `unit` (plain functions, in Node) and `api` (the real Worker, D1 and R2
- * inside workerd). `npm run build` must run first: the Worker imports the Remix build.
+ * API test files that need a workerd of their own. The others share one workerd (and its D1,
+ * R2 and objects) per vitest worker, file after file (decision 104): starting workerd and
+ * importing the Worker cost about 6 s a file. A file belongs here when it moves the test clock
+ * (the clock lives in D1 and only goes forward) or asserts something about the whole world
+ * (the transparency log audits every leaf, whoever wrote it).
+ */
+const OWN_WORKERD = [
+  "tests/api/clock.test.ts",
+  "tests/api/trading-limits.test.ts",
+  "tests/api/earn/backlog.test.ts",
+  "tests/api/earn/miner.test.ts",
+  "tests/api/earn/pages.test.ts",
+  "tests/api/earn/pool.test.ts",
+  "tests/api/transparency/*.test.ts",
+];
+
+/** The real Worker, D1 and R2 inside workerd, under production's D1 limits. */
+function workersProject(name: string, files: { include: string[]; exclude?: string[]; isolate: boolean }) {
+  return {
+    plugins: [
+      cloudflareTest(async () => ({
+        main: "./worker/index.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          // D1_LIMITS: every invocation's D1 view throws where production D1 would
+          // (100 parameters, 100 KB of SQL, 1,000 queries; worker/db/limits.ts).
+          // FUZZ_RUNS: bad requests a route in tests/api/fuzz (`npm run fuzz -- --runs N` raises it).
+          bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1", FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200" },
+        },
+      })),
+    ],
+    test: {
+      name,
+      ...files,
+      setupFiles: ["./tests/api/setup.ts"],
+      testTimeout: 30_000,
+      deps: {
+        optimizer: {
+          ssr: {
+            enabled: true,
+            include: [
+              "@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser",
+              "hono", "hono/secure-headers", "hono/utils/http-status",
+              "drizzle-orm", "drizzle-orm/sqlite-core", "drizzle-orm/d1", "drizzle-orm/batch",
+              "zod", "viem", "viem/accounts", "viem/siwe",
+              "@simplewebauthn/server", "@simplewebauthn/server/helpers", "otpauth",
+              "@scure/base", "@scure/bip32",
+              "@noble/hashes/sha2.js", "@noble/hashes/sha3.js", "@noble/hashes/argon2.js", "@noble/hashes/pbkdf2.js", "@noble/hashes/legacy.js", "@noble/curves/secp256k1.js",
+              "i18next", "react-i18next", "remix-i18next/server", "react", "react-dom/server", "isbot",
+            ],
+          },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Projects: `unit` (plain functions, in Node), `integration` (Node tests that start their own
+ * server), and `api` / `api-isolated` (the real Worker, D1 and R2 inside workerd). `remix build`
+ * must run first: the Worker imports the Remix build.
  */
 export default defineConfig({
   test: {
@@ -16,45 +75,10 @@ export default defineConfig({
       },
       {
         // Node tests that start their own `wrangler dev` (the real-exchange adapter).
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: false },
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000 },
       },
-      {
-        plugins: [
-          cloudflareTest(async () => ({
-            main: "./worker/index.ts",
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              // D1_LIMITS: every invocation's D1 view throws where production D1 would
-              // (100 parameters, 100 KB of SQL, 1,000 queries; worker/db/limits.ts).
-              // FUZZ_RUNS: bad requests a route in tests/api/fuzz (`npm run fuzz -- --runs N` raises it).
-              bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1", FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200" },
-            },
-          })),
-        ],
-        test: {
-          name: "api",
-          include: ["tests/api/**/*.test.ts"],
-          setupFiles: ["./tests/api/setup.ts"],
-          testTimeout: 30_000,
-          deps: {
-            optimizer: {
-              ssr: {
-                enabled: true,
-                include: [
-                  "@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser",
-                  "hono", "hono/secure-headers", "hono/utils/http-status",
-                  "drizzle-orm", "drizzle-orm/sqlite-core", "drizzle-orm/d1", "drizzle-orm/batch",
-                  "zod", "viem", "viem/accounts", "viem/siwe",
-                  "@simplewebauthn/server", "@simplewebauthn/server/helpers", "otpauth",
-                  "@scure/base", "@scure/bip32",
-                  "@noble/hashes/sha2.js", "@noble/hashes/sha3.js", "@noble/hashes/argon2.js", "@noble/hashes/pbkdf2.js", "@noble/hashes/legacy.js", "@noble/curves/secp256k1.js",
-                  "i18next", "react-i18next", "remix-i18next/server", "react", "react-dom/server", "isbot",
-                ],
-              },
-            },
-          },
-        },
-      },
+      workersProject("api", { include: ["tests/api/**/*.test.ts"], exclude: OWN_WORKERD, isolate: false }),
+      workersProject("api-isolated", { include: OWN_WORKERD, isolate: true }),
     ],
   },
 });

@@ -7,7 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../../worker/db/schema";
 import { decide, writeSettlements } from "../../../worker/domain/trades/orders";
-import { decodeEntryBundle, entriesPath, tilePath } from "../../../worker/domain/transparency/tiles";
+import { decodeEntryBundle, entriesPath, TILE_WIDTH, tilePath, tileWidth } from "../../../worker/domain/transparency/tiles";
 import { b64decode, canonicalJson, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
 import { logSequencer } from "../../../worker/transparency-log";
 import { call, db, page, testEnv } from "../helpers";
@@ -111,9 +111,12 @@ describe("transparency log", () => {
     expect(String((refused as { cause?: Error })?.cause?.message ?? refused)).toContain("log_append_only");
     const before = (await call("/api/proof/inclusion", { order_id: orderId }, { token: A.token })).data;
     expect(await included(before)).toBe(true);
-    const path = tilePath(0, 0, Math.min(256, before.tree_size));
+    // One bit of a neighbour's hash in the order's own tile: the proof is built from that tile.
+    const index = Math.floor(before.leaf_index / TILE_WIDTH);
+    const path = tilePath(0, index, tileWidth(0, index, before.tree_size));
+    const neighbour = (before.leaf_index ^ 1) < before.tree_size ? before.leaf_index ^ 1 : before.leaf_index - 1;
     const tile = new Uint8Array(await (await testEnv.LOG.get(path))!.arrayBuffer());
-    tile[40] ^= 1;
+    tile[(neighbour % TILE_WIDTH) * 32 + 8] ^= 1;
     await testEnv.LOG.put(path, tile);
     const after = (await call("/api/proof/inclusion", { order_id: orderId }, { token: A.token })).data;
     expect(await included(after)).toBe(false);
