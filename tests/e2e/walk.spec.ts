@@ -208,7 +208,9 @@ for (const lng of ONLY ?? LOCALE_KEYS) {
     const dir = `tests/e2e/artifacts/walk/${lng}`;
     mkdirSync(dir, { recursive: true });
     for (const who of ["visitor", "user", "operator"] as Who[]) {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      // The service worker is the shell journey's subject (tests/e2e/shell.spec.ts); here it would
+      // only make each fresh context fill its cache, about a third of the walk's time.
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, serviceWorkers: "block" });
       await context.addCookies([{ name: "lng", value: base64Json(lng), url: test.info().project.use.baseURL! }]);
       const page = await context.newPage();
       const errors = listen(page);
