@@ -45,6 +45,13 @@ export function simParams(tick_size_e8: number): SimParams {
 }
 
 export class SimEpochs {
+  /**
+   * The second before which `unlogged` has nothing to say, or null when storage must be asked.
+   * Every order asks first (its hour's commitment must be queued ahead of it): with this kept in
+   * memory, that costs no storage read except once after each change.
+   */
+  private quiet_until_s: number | null = null;
+
   constructor(private readonly sql: Sql) {}
 
   init() {
@@ -66,6 +73,7 @@ export class SimEpochs {
   }
 
   add(e: Epoch) {
+    this.quiet_until_s = null;
     this.sql.exec(
       "INSERT INTO sim_epochs (from_s, symbol, to_s, seed, start_e8, prev_from_s, sigma_ppm, tick_e8, floor_e8, committed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       e.from_s, e.symbol, e.to_s, hex(e.seed), e.start_e8, e.prev_from_s, e.params.sigma_ppm, Number(e.params.tick_e8), Number(e.params.floor_e8), e.committed_at_ms,
@@ -79,7 +87,10 @@ export class SimEpochs {
    */
   unlogged(now_ms: number): SimLogRow[] {
     const now_s = Math.floor(now_ms / 1000);
+    if (this.quiet_until_s !== null && now_s < this.quiet_until_s) return [];
     const rows = this.sql.exec<Row>("SELECT * FROM sim_epochs WHERE commit_logged = 0 OR (reveal_logged = 0 AND to_s <= ?) ORDER BY from_s", now_s).toArray();
+    // Nothing now: nothing until the next unrevealed hour ends, unless an epoch is added first.
+    if (rows.length === 0) this.quiet_until_s = this.sql.exec<{ s: number | null }>("SELECT min(to_s) AS s FROM sim_epochs WHERE reveal_logged = 0").one().s ?? Number.POSITIVE_INFINITY;
     const out: SimLogRow[] = [];
     for (const r of rows) {
       const e = epochOf(r);
@@ -91,6 +102,7 @@ export class SimEpochs {
 
   /** Marks rows written to the log's inbox. */
   logged(rows: SimLogRow[]) {
+    this.quiet_until_s = null;
     for (const r of rows) this.sql.exec(`UPDATE sim_epochs SET ${r.kind === "sim_commit" ? "commit_logged" : "reveal_logged"} = 1 WHERE from_s = ?`, r.from_s);
   }
 

@@ -162,6 +162,31 @@ describe("Simulation", () => {
     expect(JSON.parse(r.log[1].payload)).toEqual({ kind: "sim_reveal", v: 1, symbol: "SIM/USDT", from_ms: T0, seed: hex(r.a.seed) });
   });
 
+  it("an order's question 'anything to log first?' reads no storage once all is logged, until an hour ends or one is added", async () => {
+    const r = await inFreshHub((sql) => {
+      let reads = 0;
+      const counted: Sql = { exec: ((query: string, ...args: unknown[]) => {
+        if (/sim_epochs/.test(query) && /^\s*SELECT/i.test(query)) reads += 1;
+        return sql.exec(query, ...args);
+      }) as Sql["exec"] };
+      const store = new TickStore(counted);
+      store.init();
+      const sim = new Simulation(store, seededRandom(1), seeds("d"));
+      sim.next(CONFIG, T0);
+      sim.epochs.logged(sim.unlogged(T0));
+      sim.unlogged(T0 + 500); // learns that nothing is due before the first hour ends
+      const before = reads;
+      const quiet = [T0 + 1_000, T0 + 60_000, hourEndOf(S0) * 1000 - 1].map((t) => sim.unlogged(t).length);
+      const readsWhileQuiet = reads - before;
+      const atHourEnd = sim.unlogged(hourEndOf(S0) * 1000).map((x) => [x.kind, x.from_s]);
+      return { quiet, readsWhileQuiet, atHourEnd };
+    });
+    expect(r.quiet).toEqual([0, 0, 0]);
+    expect(r.readsWhileQuiet).toBe(0);
+    // The hour's end is still seen: its seed is due at once.
+    expect(r.atHourEnd).toEqual([["sim_reveal", S0]]);
+  });
+
   it("after a gap with no committed hour the walk starts a new one from where it stood, chained to the last", async () => {
     const back = (hourEndOf(S0) + 3 * 3600 + 7) * 1000;
     const r = await inFreshHub((sql) => {
