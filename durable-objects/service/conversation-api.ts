@@ -4,7 +4,7 @@
  * bindings never import the objects (which import Env).
  */
 import type { ActionResult } from "../../worker/domain/service/operator";
-import type { GroupWritten, MessageGroup, NewMessage, SendResult } from "../../worker/domain/service/messages";
+import type { GroupWritten, MessageGroup, MessageRow, NewMessage, SendResult } from "../../worker/domain/service/messages";
 import type { Conversation } from "../../worker/domain/service/conversations";
 import type { Side } from "../../worker/domain/service/rules";
 import type { ServerMessage } from "../protocol";
@@ -15,8 +15,12 @@ export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
    * D1 gets it right after. The caller checked who writes (REST session, or the socket's identity).
    */
   send(input: NewMessage): Promise<SendResult>;
-  /** Writes every message this object ordered to D1 before answering: call before reading messages or unread counts from D1. */
-  flush(): Promise<void>;
+  /**
+   * Writes every message this object ordered to D1 before answering: call before reading
+   * messages or unread counts from D1. `conversation_id` lets an object never used since its
+   * storage was made take back the journal's rows (the inbox's alarm).
+   */
+  flush(conversation_id?: number): Promise<void>;
   /** `reader` received or read up to a message: recorded in D1 and told to both sides. */
   progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null>;
   /** Operator: closes or reopens (audit-logged, with a system message both sides see). */
@@ -35,6 +39,10 @@ export interface ServiceInboxApi extends Rpc.DurableObjectBranded {
   publish(message: ServerMessage): Promise<number>;
   /** The one D1 writer of service messages: one conversation's pending rows, in the next group commit (decision 086). */
   persist(group: MessageGroup): Promise<GroupWritten>;
+  /** The journal (decision 105): keeps a conversation's newly ordered rows durably, in a group commit; answers once they are. */
+  journal(rows: MessageRow[]): Promise<void>;
+  /** The journal's rows of one conversation, oldest first. */
+  journaledOf(conversation_id: number): MessageRow[];
 }
 
 /** The Worker → object headers that say who an authenticated upgrade is (set by worker/ws.ts only). */

@@ -29,23 +29,25 @@ const FLUSH_BATCH = 120;
  * never wait for it: they call `flush()`.
  */
 const FLUSH_DELAY_MS = { min: 1_000, jitter: 1_000 };
-/** If a write to D1 fails, the alarm tries again after this long (and again, until it is written). */
-const RETRY_MS = 5_000;
 
 /**
  * One per conversation: the one sequencer of its messages and the fan-out to both sides' pages
- * over hibernating WebSockets. A message is ordered in the object's own SQLite storage (its id,
- * de-duplication, the rate limit), sent to every page, and written to D1 shortly after by the
- * one service writer, in a group commit with other conversations' messages (decision 086; one
- * hand-over at a time; an alarm retries a failed one). D1 stays the
- * record that every REST read uses; reads ask `flush()` first. The Worker authenticates every
- * upgrade and call.
+ * over hibernating WebSockets. A message is ordered here (its id, de-duplication, the rate
+ * limit), kept durably in the inbox's journal in a group commit with other conversations'
+ * messages (decision 105), then sent to every page, and written to D1 shortly after by the one
+ * service writer (decision 086). D1 stays the record that every REST read uses; reads ask
+ * `flush()` first. The Worker authenticates every upgrade and call.
  */
 export class ServiceConversation extends DurableObject<Env> implements ServiceConversationApi {
   private readonly seq: Sequencer;
   private tail: Promise<unknown> = Promise.resolve();
   private flushQueued = false;
-  private alarmArmed = false;
+  /** Rows whose journal write is under way: a duplicate, a flush or a hand-over waits for them. */
+  private readonly journaling = new Map<number, Promise<void>>();
+  /** Echoes go out in id order, each once its row is durable. */
+  private echoTail: Promise<void> = Promise.resolve();
+  /** This instance took back what the journal and D1 hold (once an instance). */
+  private adopting: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -65,11 +67,27 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
 
   /** The conversation's state in this object's storage, taken over from D1 the first time; false if there is no such conversation. */
   private async ready(conversation_id: number): Promise<boolean> {
-    if (this.seq.meta()) return true;
-    const { conversation, rows } = await conversationRecord(this.db(), conversation_id);
-    if (!conversation) return false;
-    this.seq.load({ conversation_id, status: conversation.status, merged: conversation.merged_into_id !== null }, rows);
+    if (!this.seq.meta()) {
+      const { conversation, rows } = await conversationRecord(this.db(), conversation_id);
+      if (!conversation) return false;
+      this.seq.load({ conversation_id, status: conversation.status, merged: conversation.merged_into_id !== null }, rows);
+    }
+    this.adopting ??= this.adopt(conversation_id).catch((err) => {
+      this.adopting = null;
+      throw err;
+    });
+    await this.adopting;
     return true;
+  }
+
+  /**
+   * A new instance (a restart, an eviction) takes back what an earlier one ordered: the rows D1
+   * has beyond this storage's newest, and the journal's rows, before it orders anything.
+   */
+  private async adopt(conversation_id: number) {
+    const newest = this.seq.newestWritten();
+    const [{ rows }, journal] = await Promise.all([conversationRecord(this.db(), conversation_id), this.inbox().journaledOf(conversation_id)]);
+    this.seq.adopt(rows.filter((r) => r.id > newest), journal);
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -104,13 +122,49 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     if (!(await this.ready(m.conversation_id))) return { status: "not_found" };
     // The one D1 read on this path, before the message takes its place: pictures are rare.
     if (m.upload_id !== null && !this.seq.byClientId(m.author, m.client_message_id) && !(await pictureUploaded(this.db(), m.conversation_id, m.upload_id))) return { status: "picture_unknown" };
-    return this.order(m, Date.now());
+    const result = this.order(m, Date.now());
+    if (result.status !== "ok") return result;
+    if (result.duplicate) {
+      // Its first copy may still be on its way to the journal: nobody hears of it before it is there.
+      await this.journaling.get(result.message.id);
+      return result;
+    }
+    await this.keep(result.message);
+    return result;
   }
 
   /**
-   * Synchronous from the checks to the fan-out, so no other message can come between them: this
-   * is what makes the object the one sequencer. The sender's own pages get the message too (its
-   * echo is the acknowledgement); D1 gets it right after.
+   * The journal write, then the echo to every page: the sender's own pages get the message too
+   * (its echo is the acknowledgement). Echoes keep the order of ids.
+   */
+  private async keep(row: MessageRow): Promise<void> {
+    const durable = this.inbox()
+      .journal([row])
+      .then(
+        () => this.seq.journaled(row.id),
+        (err) => {
+          this.seq.drop(row.id);
+          throw err;
+        },
+      )
+      .finally(() => this.journaling.delete(row.id));
+    this.journaling.set(row.id, durable);
+    this.echoTail = this.echoTail.then(
+      () =>
+        durable.then(
+          () => {
+            this.fanOut([{ type: "message", message: messageView(row, { delivered_id: 0, read_id: 0 }) }]);
+            this.flushSoon();
+          },
+          () => undefined,
+        ),
+    );
+    await durable;
+  }
+
+  /**
+   * Synchronous from the checks to the id, so no other message can come between them: this is
+   * what makes the object the one sequencer.
    */
   private order(m: NewMessage, now_ms: number): SendResult {
     const meta = this.seq.meta()!;
@@ -121,15 +175,16 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     const row = this.seq.append({ author, client_message_id, operator_id, operator_name, text, upload_id, created_at_ms: now_ms });
     // A visitor writing reopens a closed conversation (D1 follows at the flush).
     if (author === "visitor" && meta.status === "closed") this.seq.setMeta({ status: "open" });
-    this.armAlarm();
-    this.fanOut([{ type: "message", message: messageView(row, { delivered_id: 0, read_id: 0 }) }]);
-    this.flushSoon();
     return { status: "ok", message: row, duplicate: false };
   }
 
   /** Writes everything pending to D1 before answering: what a REST read must see. Cheap when nothing is pending. */
-  async flush(): Promise<void> {
-    if (!this.seq.meta() || (!this.seq.hasPending() && !this.flushQueued)) return;
+  async flush(conversation_id?: number): Promise<void> {
+    const id = this.seq.meta()?.conversation_id ?? conversation_id;
+    if (id === undefined) return;
+    // A new instance first takes back what the journal holds for it (that is what it must write).
+    if (!(await this.ready(id))) return;
+    if (!this.seq.hasPending() && !this.flushQueued) return;
     await this.serial(() => this.writePending());
   }
 
@@ -151,6 +206,8 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
    * badge is told from here when an operator wrote.
    */
   private async writePending(): Promise<void> {
+    // Rows still on their way to the journal belong to this write too.
+    await Promise.allSettled([...this.journaling.values()]);
     for (let rows = this.seq.pending(FLUSH_BATCH); rows.length > 0; rows = this.seq.pending(FLUSH_BATCH)) {
       // A user without a service page open hears of an operator's reply in the notification centre.
       const notify_user = this.ctx.getWebSockets("visitor").length === 0;
@@ -168,21 +225,12 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     return this.env.SERVICE_INBOX.get(this.env.SERVICE_INBOX.idFromName("inbox"));
   }
 
-  /** Pending messages survive a restart in storage; the alarm (stored with them) writes them if no flush did. */
-  private armAlarm() {
-    if (this.alarmArmed) return;
-    this.alarmArmed = true;
-    void this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
-  }
-
+  /**
+   * An alarm an earlier version of this object set: it writes what is pending. Pending rows now
+   * wait in the inbox's journal, whose alarm asks for the flush (decision 105).
+   */
   async alarm() {
-    this.alarmArmed = false;
-    try {
-      await this.serial(() => this.writePending());
-    } catch (err) {
-      console.error("service flush failed; retrying", err);
-    }
-    if (this.seq.meta() && this.seq.hasPending()) this.armAlarm();
+    await this.flush().catch((err) => console.error("service flush failed", err));
   }
 
   async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {

@@ -1,10 +1,15 @@
 /**
- * The conversation's own record, in its Durable Object's SQLite storage (synchronous, on the
- * same machine: no D1 round trip while a message is ordered). It holds the next id, the status
- * the object enforces, every message it ordered (for de-duplication by client id and the
- * visitor's rate limit) and which of them D1 does not have yet (`flushed = 0`). A message is
- * acknowledged only after its row is here, and the storage's output gate holds the echo until
- * the row is durable, so a restart loses nothing that a page saw.
+ * The conversation's own record, in its Durable Object's SQLite storage: the next id, the
+ * status the object enforces, and every message D1 already has (for de-duplication by client
+ * id and the visitor's rate limit). A message ordered but not yet in D1 is held in memory here
+ * (`unwritten`); its durable copy is the inbox's journal (decision 105), written in a group
+ * commit with other conversations' messages before the message is echoed to anyone. A restarted
+ * object takes those rows back from the journal (`adopt`).
+ *
+ * Why not the object's own storage for every message: each object's storage commits on its own,
+ * and on local workerd each commit is an fsync on the one thread every object shares, so 200
+ * busy conversations spent most of their time waiting on each other's fsyncs. Rows reach this
+ * storage once D1 has them, one write per flush.
  */
 import type { MessageRow } from "../../worker/domain/service/messages";
 import { nextMessageId, RATE_LIMIT, type Side } from "../../worker/domain/service/rules";
@@ -16,6 +21,8 @@ const COLUMNS = "id, author, client_message_id, operator_id, operator_name, text
 
 export class Sequencer {
   private cached: Meta | null = null;
+  /** Ordered, journaled or about to be, not yet in D1: oldest first. */
+  private unwritten: { row: MessageRow; durable: boolean }[] = [];
 
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (conversation_id INTEGER NOT NULL, status TEXT NOT NULL, merged INTEGER NOT NULL, last_id INTEGER NOT NULL)`);
@@ -33,7 +40,8 @@ export class Sequencer {
     if (!row) return null;
     // The stored last_id only moves for reservations (rare); an ordinary message's id is its row's.
     const newest = this.sql.exec<{ id: number | null }>(`SELECT max(id) AS id FROM msgs`).one().id ?? 0;
-    this.cached = { conversation_id: row.conversation_id, status: row.status, merged: row.merged === 1, last_id: Math.max(row.last_id, newest) };
+    const held = this.unwritten.reduce((max, u) => Math.max(max, u.row.id), 0);
+    this.cached = { conversation_id: row.conversation_id, status: row.status, merged: row.merged === 1, last_id: Math.max(row.last_id, newest, held) };
     return this.cached;
   }
 
@@ -54,6 +62,8 @@ export class Sequencer {
   }
 
   byClientId(author: Side, client_message_id: string): MessageRow | null {
+    const held = this.unwritten.find((u) => u.row.author === author && u.row.client_message_id === client_message_id);
+    if (held) return held.row;
     const row = this.sql.exec<Omit<MessageRow, "conversation_id">>(`SELECT ${COLUMNS} FROM msgs WHERE author = ? AND client_message_id = ?`, author, client_message_id).toArray()[0];
     return row ? this.withConversation(row) : null;
   }
@@ -63,23 +73,63 @@ export class Sequencer {
 
   /** The visitor's messages inside the rate window: how many, and when the oldest was written. */
   recentVisitor(now_ms: number): { count: number; oldest_ms: number | null } {
-    this.visitorTimes ??= this.sql
-      .exec<{ t: number }>(`SELECT created_at_ms AS t FROM msgs WHERE author = 'visitor' ORDER BY id DESC LIMIT ?`, RATE_LIMIT.messages)
-      .toArray()
-      .map((r) => r.t)
-      .reverse();
+    if (!this.visitorTimes) {
+      const byId = new Map<number, number>();
+      for (const r of this.sql.exec<{ id: number; t: number }>(`SELECT id, created_at_ms AS t FROM msgs WHERE author = 'visitor' ORDER BY id DESC LIMIT ?`, RATE_LIMIT.messages)) byId.set(r.id, r.t);
+      for (const u of this.unwritten) if (u.row.author === "visitor") byId.set(u.row.id, u.row.created_at_ms);
+      this.visitorTimes = [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t).slice(-RATE_LIMIT.messages);
+    }
     const recent = this.visitorTimes.filter((t) => t > now_ms - RATE_LIMIT.window_ms);
     return { count: recent.length, oldest_ms: recent.length ? recent[0] : null };
   }
 
-  /** Gives the message the conversation's next id and keeps it as not yet in D1. */
+  /** Gives the message the conversation's next id and holds it as not yet in D1 (nor journaled: see `journaled`). */
   append(m: NewRow): MessageRow {
     const row = { ...m, id: this.nextId(), conversation_id: this.meta()!.conversation_id };
-    this.insert(row, 0);
-    // In memory only: after a restart the newest row says the same (see meta()).
+    this.unwritten.push({ row, durable: false });
     this.cached!.last_id = row.id;
     if (row.author === "visitor" && this.visitorTimes) this.visitorTimes = [...this.visitorTimes.slice(1 - RATE_LIMIT.messages), row.created_at_ms];
     return row;
+  }
+
+  /** The row is in the journal: a flush may take it now. */
+  journaled(id: number) {
+    const u = this.unwritten.find((x) => x.row.id === id);
+    if (u) u.durable = true;
+  }
+
+  /** Gives up a row whose journal write failed: nobody was told of it, so its id may be used again. */
+  drop(id: number) {
+    this.unwritten = this.unwritten.filter((u) => u.row.id !== id);
+    this.cached = null;
+    this.visitorTimes = null;
+  }
+
+  /**
+   * A new instance takes back what it ordered before: rows D1 has that this storage lacks (a
+   * flush whose answer was lost) are kept as written; the journal's rows that D1 lacks are held
+   * as unwritten and durable.
+   */
+  adopt(inD1: MessageRow[], journal: MessageRow[]) {
+    for (const r of inD1) this.insert(r, 1);
+    const known = new Set(inD1.map((r) => r.id));
+    for (const r of journal) {
+      if (known.has(r.id) || this.unwritten.some((u) => u.row.id === r.id)) continue;
+      if (this.sql.exec(`SELECT 1 FROM msgs WHERE id = ?`, r.id).toArray().length > 0) continue;
+      this.unwritten.push({ row: r, durable: true });
+    }
+    // Rows an older version of this object stored before D1 had them: the same as journaled.
+    for (const r of this.sql.exec<Omit<MessageRow, "conversation_id">>(`SELECT ${COLUMNS} FROM msgs WHERE flushed = 0`).toArray()) {
+      if (!this.unwritten.some((u) => u.row.id === r.id)) this.unwritten.push({ row: this.withConversation(r), durable: true });
+    }
+    this.unwritten.sort((a, b) => a.row.id - b.row.id);
+    this.cached = null;
+    this.visitorTimes = null;
+  }
+
+  /** The newest id this storage holds as written to D1. */
+  newestWritten(): number {
+    return this.sql.exec<{ id: number | null }>(`SELECT max(id) AS id FROM msgs WHERE flushed = 1`).one().id ?? 0;
   }
 
   /** The id the next message will get. */
@@ -95,17 +145,26 @@ export class Sequencer {
     this.visitorTimes = null; // moved-in visitor messages count too: read again
   }
 
-  /** What D1 does not have yet, oldest first. */
+  /** What D1 does not have yet and the journal has, oldest first. */
   pending(limit: number): MessageRow[] {
-    return this.sql.exec<Omit<MessageRow, "conversation_id">>(`SELECT ${COLUMNS} FROM msgs WHERE flushed = 0 ORDER BY id LIMIT ?`, limit).toArray().map((r) => this.withConversation(r));
+    const out: MessageRow[] = [];
+    for (const u of this.unwritten) {
+      if (!u.durable || out.length >= limit) break;
+      out.push(u.row);
+    }
+    return out;
   }
 
   hasPending(): boolean {
-    return this.sql.exec(`SELECT 1 FROM msgs WHERE flushed = 0 LIMIT 1`).toArray().length > 0;
+    return this.unwritten.length > 0;
   }
 
+  /** D1 has these now: kept in storage as written (one commit for all of them). */
   markFlushed(ids: number[]) {
-    for (const id of ids) this.sql.exec(`UPDATE msgs SET flushed = 1 WHERE id = ?`, id);
+    const done = new Set(ids);
+    for (const u of this.unwritten) if (done.has(u.row.id)) this.insert(u.row, 1);
+    for (const id of ids) this.sql.exec(`UPDATE msgs SET flushed = 1 WHERE id = ? AND flushed = 0`, id);
+    this.unwritten = this.unwritten.filter((u) => !done.has(u.row.id));
   }
 
   private insert(r: MessageRow, flushed: number) {

@@ -1,11 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ServiceConversation } from "../../../durable-objects/service/conversation";
+import { nextMessageId } from "../../../worker/domain/service/rules";
 import { translate } from "../../../worker/i18n";
 import { call, testEnv } from "../helpers";
 import { as, cid, cookieOf, newGuest, operatorToken, opSend, send, socket } from "./helpers";
 
 const opCookie = async () => cookieOf("operator", await operatorToken());
+const inboxStub = () => testEnv.SERVICE_INBOX.get(testEnv.SERVICE_INBOX.idFromName("inbox"));
 const stubOf = (conversation_id: number) => testEnv.SERVICE_CONVERSATION.get(testEnv.SERVICE_CONVERSATION.idFromName(String(conversation_id)));
 
 async function pair(lang = "en") {
@@ -130,36 +132,39 @@ describe("customer service: sending over the conversation's socket", () => {
     operator.close();
   });
 
-  it("a message ordered but not yet in D1 survives a restart of the object: the next read (or the alarm) writes it", async () => {
-    const g = await newGuest();
-    const stub = stubOf(g.conversation_id);
-    await opSend(g.conversation_id, "before");
-    // Acknowledged (stored in the object) but not flushed yet: what a crash right after the echo leaves.
-    const pendingId = await runInDurableObject(stub, async (instance: ServiceConversation, state) => {
-      const seq = (instance as unknown as { seq: { append(m: object): { id: number } } }).seq;
-      const row = seq.append({ author: "visitor", client_message_id: cid("crash"), operator_id: null, operator_name: null, text: "after the echo", upload_id: null, created_at_ms: Date.now() });
-      expect(state.storage.sql.exec("SELECT count(*) AS n FROM msgs WHERE flushed = 0").one().n).toBe(1);
-      return row.id;
-    });
-    // A restart is a new instance over the same storage. (state.abort() would be the real thing,
-    // but it breaks the test runner's output gate, so the new instance is built here by hand.)
-    await runInDurableObject(stub, async (_old, state) => {
+  it("a message echoed but not yet in D1 is in the inbox's journal: a restarted object takes it back and writes it", async () => {
+    const { g, visitor, operator } = await pair();
+    visitor.send({ type: "send", client_message_id: cid("crash"), text: "after the echo" });
+    const echoed = (await visitor.nextOf("message")).message as { id: number };
+    // Echoed means journaled: the inbox holds the row before anyone heard of it.
+    expect((await inboxStub().journaledOf(g.conversation_id)).map((r) => r.id)).toEqual([echoed.id]);
+    // A restart is a new instance over the same storage (state.abort() would be the real thing,
+    // but it breaks the test runner's output gate). Its flush comes before the old one's timer (1 s or more).
+    await runInDurableObject(stubOf(g.conversation_id), async (_old, state) => {
       const fresh = new ServiceConversation(state, testEnv);
       await fresh.flush();
     });
-    const inD1 = await testEnv.DB.prepare("SELECT text FROM service_messages WHERE id = ?").bind(pendingId).first<{ text: string }>();
+    const inD1 = await testEnv.DB.prepare("SELECT text FROM service_messages WHERE id = ?").bind(echoed.id).first<{ text: string }>();
     expect(inD1?.text).toBe("after the echo");
-    const history = await as(g.caller)("/api/service/messages", { conversation_id: g.conversation_id });
-    expect(history.data.messages.map((m: { id: number; text: string }) => [m.id, m.text]).at(-1)).toEqual([pendingId, "after the echo"]);
+    expect(await inboxStub().journaledOf(g.conversation_id)).toEqual([]);
+    visitor.close();
+    operator.close();
+  });
 
-    // The alarm writes pending messages without any read.
-    const alarmed = await runInDurableObject(stub, async (instance: ServiceConversation) => {
-      const seq = (instance as unknown as { seq: { append(m: object): { id: number } } }).seq;
-      return seq.append({ author: "visitor", client_message_id: cid("alarm"), operator_id: null, operator_name: null, text: "by the alarm", upload_id: null, created_at_ms: Date.now() }).id;
+  it("a journaled row its conversation never wrote is written by the inbox's alarm, through the conversation", async () => {
+    const g = await newGuest();
+    // What an object that journaled a row and stopped before writing it leaves behind.
+    const id = nextMessageId(g.conversation_id, 0) + 5;
+    await inboxStub().journal([{ id, conversation_id: g.conversation_id, author: "visitor", client_message_id: cid("orphan"), operator_id: null, operator_name: null, text: "left in the journal", upload_id: null, created_at_ms: Date.now() }]);
+    await runInDurableObject(inboxStub(), async (_i, state) => {
+      state.storage.sql.exec("UPDATE journal SET at_ms = at_ms - 60000");
+      await state.storage.setAlarm(Date.now() + 60_000);
     });
-    await runInDurableObject(stub, async (_i, state) => state.storage.setAlarm(Date.now() + 60_000));
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    const row = await testEnv.DB.prepare("SELECT text FROM service_messages WHERE id = ?").bind(alarmed).first<{ text: string }>();
-    expect(row?.text).toBe("by the alarm");
+    expect(await runDurableObjectAlarm(inboxStub())).toBe(true);
+    const row = await testEnv.DB.prepare("SELECT text FROM service_messages WHERE id = ?").bind(id).first<{ text: string }>();
+    expect(row?.text).toBe("left in the journal");
+    expect(await inboxStub().journaledOf(g.conversation_id)).toEqual([]);
+    // The conversation took it as its own: the next message comes after it.
+    expect((await send(g.caller, g.conversation_id, "next")).data.message.id).toBeGreaterThan(id);
   });
 });
