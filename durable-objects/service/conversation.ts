@@ -5,7 +5,7 @@ import { invocationDb } from "../../worker/db/limits";
 import type { Env } from "../../worker/env";
 import type { Conversation } from "../../worker/domain/service/conversations";
 import { mergeGuest, type Move } from "../../worker/domain/service/handover";
-import { admitMessage, conversationRecord, messageView, pictureUploaded, recordProgress, unreadFor, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
+import { admitMessage, conversationRecord, listMessages, messageView, pictureUploaded, recordProgress, unreadFor, type MessageRow, type NewMessage, type SendResult } from "../../worker/domain/service/messages";
 import { assignConversation, setConversationStatus, type ActionResult } from "../../worker/domain/service/operator";
 import { otherSide, type Side } from "../../worker/domain/service/rules";
 import { deliverNotices, tellNoticeCounts } from "../../worker/notices";
@@ -85,9 +85,9 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
    * has beyond this storage's newest, and the journal's rows, before it orders anything.
    */
   private async adopt(conversation_id: number) {
-    const newest = this.seq.newestWritten();
-    const [{ rows }, journal] = await Promise.all([conversationRecord(this.db(), conversation_id), this.inbox().journaledOf(conversation_id)]);
-    this.seq.adopt(rows.filter((r) => r.id > newest), journal);
+    // Only rows past this storage's newest: a lost flush's answer leaves at most a few batches there.
+    const [{ rows }, journal] = await Promise.all([listMessages(this.db(), conversation_id, { after_id: this.seq.newestWritten(), limit: 5_000 }), this.inbox().journaledOf(conversation_id)]);
+    this.seq.adopt(rows, journal);
   }
 
   async fetch(request: Request): Promise<Response> {
