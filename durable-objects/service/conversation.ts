@@ -23,7 +23,7 @@ type Attachment = { side: Side; conversation_id: number; operator_id: number | n
 const FLUSH_BATCH = 120;
 /**
  * How long pending messages wait for company before they are written to D1. Every message is
- * delivered (and stored in the object) at once; this only batches the D1 record. Without it a
+ * delivered at once (once the journal has it); this only batches the D1 record. Without it a
  * busy chat costs one D1 batch per message on the objects' shared thread, which is what delivery
  * waits behind. The jitter keeps many conversations from writing in the same instant. REST reads
  * never wait for it: they call `flush()`.
