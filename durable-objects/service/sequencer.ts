@@ -98,10 +98,13 @@ export class Sequencer {
     if (u) u.durable = true;
   }
 
-  /** Gives up a row whose journal write failed: nobody was told of it, so its id may be used again. */
+  /**
+   * Gives up a row whose journal write failed: nobody was told of it. Its id is not handed out
+   * again: the write may have landed with only its answer lost, and a restart must never take
+   * back that row under another message's id.
+   */
   drop(id: number) {
     this.unwritten = this.unwritten.filter((u) => u.row.id !== id);
-    this.cached = null;
     this.visitorTimes = null;
   }
 

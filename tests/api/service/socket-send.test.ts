@@ -167,4 +167,25 @@ describe("customer service: sending over the conversation's socket", () => {
     // The conversation took it as its own: the next message comes after it.
     expect((await send(g.caller, g.conversation_id, "next")).data.message.id).toBeGreaterThan(id);
   });
+
+  it("a message whose journal write fails is refused, heard by nobody, and its id is never handed out again", async () => {
+    const g = await newGuest();
+    const message = (client_message_id: string) => ({ conversation_id: g.conversation_id, author: "visitor" as const, client_message_id, operator_id: null, operator_name: null, text: "hello", upload_id: null });
+    const r = await runInDurableObject(stubOf(g.conversation_id), async (instance: ServiceConversation) => {
+      const o = instance as unknown as { inbox(): unknown; seq: { nextId(): number; byClientId(a: string, c: string): unknown } };
+      await instance.flush(g.conversation_id);
+      const failedId = o.seq.nextId();
+      const inbox = o.inbox;
+      o.inbox = () => ({ journal: () => Promise.reject(new Error("journal down")) });
+      const lost = cid("lost");
+      const refused = await instance.send(message(lost)).then(() => "sent", (e: Error) => e.message);
+      o.inbox = inbox;
+      const forgotten = o.seq.byClientId("visitor", lost) === null;
+      const next = await instance.send(message(cid("next")));
+      return { refused, forgotten, failedId, next };
+    });
+    expect(r.refused).toBe("journal down");
+    expect(r.forgotten).toBe(true);
+    expect(r.next.status === "ok" && r.next.message.id).toBeGreaterThan(r.failedId);
+  });
 });
