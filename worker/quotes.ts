@@ -46,3 +46,13 @@ export async function hubConfigForProduct(db: Db, product_id: number, opts: { fr
 export function symbolKey(text: string): string {
   return text.toUpperCase().replace(/[^A-Z0-9]/g, "");
 }
+
+/**
+ * A session ended: every hub forgets it before the request that ended it answers (decision 106,
+ * write-through), so the very next order under it is refused. Every product's hub, enabled or
+ * not, because any of them may have placed an order under it.
+ */
+export async function forgetSessions(env: Env, db: Db, which: { token_hash?: string; user_id?: number }): Promise<void> {
+  const rows = await db.selectDistinct({ symbol: products.symbol }).from(products);
+  await Promise.all(rows.map((r) => hubStub(env, r.symbol).forgetSessions(which)));
+}

@@ -12,6 +12,8 @@ import type { Candle, QuoteBlock } from "./candles";
 /** The product as its hub needs it to run the feed (the rules are read from D1). */
 export type HubConfig = { symbol: string; feed_symbol: string; start_price_e8: number; tick_size_e8: number };
 
+export type PlaceAsResult = { status: "unauthorized" } | { status: "placed"; user_id: number; result: PlaceResult };
+
 export type HubQuote = QuoteBlock & { simulated: boolean };
 
 export type ExposureSnapshot = { ts_ms: number; up_payout_micro: number; down_payout_micro: number; worst_case_micro: number };
@@ -28,6 +30,13 @@ export interface QuoteHubApi extends Rpc.DurableObjectBranded {
   reload(config: HubConfig): Promise<void>;
   /** Places an order at the latest tick, checked against the product's rules and exposure limit. */
   place(config: HubConfig, input: PlaceOrder): Promise<PlaceResult>;
+  /**
+   * Places an order for the session whose token hashes to `token_hash`, resolved from the hub's
+   * memory of sessions (decision 106): the order's path reads nothing from D1.
+   */
+  placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">): Promise<PlaceAsResult>;
+  /** A session ended (write-through): the next order under it reads D1 and is refused. */
+  forgetSessions(which: { token_hash?: string; user_id?: number }): Promise<void>;
   latest(): Promise<Tick | null>;
   quote(): Promise<HubQuote | null>;
   /** The quote block a page hears on connect (a relay greets its pages with it). */

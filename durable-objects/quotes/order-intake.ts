@@ -27,14 +27,19 @@ export type Market = {
 /**
  * The market in D1; `db` gives a fresh counted view per use (a group outlives its caller's
  * invocation). `before` runs ahead of every order write (the hub queues its simulation's
- * commitments there).
+ * commitments there), `after` after each (the hub wakes the transparency log: once a group,
+ * not once an order).
  */
-export function d1Market(db: () => Db, before: () => Promise<void> = async () => undefined): Market {
+export function d1Market(db: () => Db, before: () => Promise<void> = async () => undefined, after: () => void = () => undefined): Market {
   return {
     load: (symbol) => loadMarket(db(), symbol),
     write: async (orders) => {
       await before();
-      return writeOrders(db(), orders);
+      try {
+        return await writeOrders(db(), orders);
+      } finally {
+        after();
+      }
     },
     replay: (input) => replayOf(db(), input),
   };

@@ -7,7 +7,9 @@ import { socketRefusal } from "../../worker/ws-answer";
 import { openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
 import { feedKey, simRandom, simSeeds } from "./feed";
-import type { ExposureView, HubConfig, HubQuote, QuoteHubApi } from "./hub-api";
+import type { ExposureView, HubConfig, HubQuote, PlaceAsResult, QuoteHubApi } from "./hub-api";
+import { SessionCache } from "./session-cache";
+import { resolveSessionHash, touchLiveSessions } from "../../worker/domain/identity/session";
 import { pushNew } from "../../worker/push/send";
 import { notifyOwner, type Outcome } from "./notify";
 import { d1Market, OrderIntake } from "./order-intake";
@@ -44,7 +46,16 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   private readonly prices = new Prices(this.ctx.storage.sql, simRandom(this.env), simSeeds(this.env), () => this.ctx.getWebSockets(), () => ({ config: this.config, simulated: this.simulated }));
   private readonly exposureLog = new ExposureLog(this.ctx.storage.sql);
   /** Each use of D1 gets its own counted view (worker/db/limits.ts). */
-  private readonly intake = new OrderIntake({ market: d1Market(() => getDb(invocationDb(this.env)), () => this.logSim()), symbol: () => this.config!.symbol, now: () => Date.now(), feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`) });
+  private readonly intake = new OrderIntake({ market: d1Market(() => getDb(invocationDb(this.env)), () => this.logSim(), () => this.ctx.waitUntil(pokeLog(this.env))), symbol: () => this.config!.symbol, now: () => Date.now(), feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`) });
+  /** The sessions orders are placed under (decision 106): no D1 read per order. */
+  private readonly sessions = new SessionCache({
+    source: {
+      read: (token_hash, now_ms) => resolveSessionHash(getDb(invocationDb(this.env)), "user", token_hash, now_ms),
+      recheck: (token_hashes, now_ms) => touchLiveSessions(getDb(invocationDb(this.env)), "user", token_hashes, now_ms),
+    },
+    now: () => Date.now(),
+    background: (work) => this.ctx.waitUntil(work),
+  });
   private readonly upstream = new UpstreamFeed({ open: openUpstream, now: () => Date.now(), later: (fn, ms) => void setTimeout(fn, ms), random: Math.random, onTick: (t) => this.prices.ingest(t), log: (...parts) => console.error(...parts) });
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -83,6 +94,16 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   async place(config: HubConfig, input: PlaceOrder): Promise<PlaceResult> {
     await this.ensure(config);
     return this.intake.place(input, () => this.latest());
+  }
+
+  async placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">): Promise<PlaceAsResult> {
+    const user_id = await this.sessions.userOf(token_hash);
+    if (user_id === null) return { status: "unauthorized" };
+    return { status: "placed", user_id, result: await this.place(config, { ...input, user_id }) };
+  }
+
+  async forgetSessions(which: { token_hash?: string; user_id?: number }): Promise<void> {
+    this.sessions.forget(which);
   }
 
   async latest() {

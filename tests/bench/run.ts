@@ -11,6 +11,9 @@
  *   service   6. 200 customer-service conversations at once, 10 rounds each: delivery latency
  *                from REST send to the other side's socket, lost and duplicated messages, next
  *                to a socket ping through the same object and /api/health.
+ *   orders    11. orders at the stack's limit: 200 users on /api/health and /api/order/addorder,
+ *                then the same on a floor Worker (tests/bench/floor-worker.ts) on the same state,
+ *                PASS/FAIL on the ratios; then the settlement burst (5) (tests/bench/orders.ts).
  *   log       9. inclusion and consistency proofs on a 1,000,000-leaf transparency log read from
  *                the local R2, next to one bare tile read (tests/bench/log.ts); the burst (5)
  *                reports the log's checkpoint lag.
@@ -34,6 +37,7 @@ import { benchLoginRequests, benchPasswordHash } from "./identity";
 import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server } from "./lib";
 import { benchPlaceOrders, benchSettlementBurst, benchTickFanout } from "./trades";
 import { benchServiceChat } from "./service";
+import { benchOrdersAtLimit } from "./orders";
 import { benchPageWeight } from "./weight";
 import { benchLighthouse } from "./lighthouse";
 import { benchLogProofs } from "./log";
@@ -51,6 +55,7 @@ type Group = { name: string; limit_ms: number; run: () => Promise<GroupResult> }
 const GROUPS: Group[] = [
   { name: "identity", limit_ms: 170_000, run: identityGroup },
   { name: "trades", limit_ms: 560_000, run: tradesGroup },
+  { name: "orders", limit_ms: 900_000, run: ordersGroup },
   { name: "service", limit_ms: 300_000, run: serviceGroup },
   { name: "weight", limit_ms: 120_000, run: weightGroup },
   { name: "lighthouse", limit_ms: 400_000, run: lighthouseGroup },
@@ -172,6 +177,27 @@ async function tradesGroup(): Promise<GroupResult> {
   const burst = await withTimeout("settlement burst bench", 330_000, benchSettlementBurst({ port: await freePort(), stateDir: burstDir, snapshot, users: 100, perUser: 100, lead_ms: Number(process.env.BENCH_BURST_LEAD_S ?? 30) * 1000 }));
   out.verdicts.push(...burst.verdicts);
   return out;
+}
+
+/**
+ * Orders at the stack's limit (orders.ts), the app and its floor on one fresh seeded state, then
+ * the 10,000-orders-due settlement burst on a copy taken before the load (so faster placement is
+ * seen not to cost settlement).
+ */
+async function ordersGroup(): Promise<GroupResult> {
+  const dir = `${STATE_DIR}-orders`;
+  const burstDir = `${STATE_DIR}-orders-burst`;
+  console.log(`\n== preparing ${dir} (remix build once per run, D1 migrations, demo seed)`);
+  await withTimeout("prepare", 150_000, prepareState(dir));
+  rmSync(burstDir, { recursive: true, force: true });
+  cpSync(dir, burstDir, { recursive: true });
+  const snapshot = await withTimeout("snapshot", 60_000, snapshotWorker(`${dir}.snapshot`));
+  execFileSync("sync");
+  const out = await benchOrdersAtLimit({ port: await freePort(), stateDir: dir, snapshot });
+  if (process.env.BENCH_ORDERS_BURST === "0") return out;
+  console.log(loadLine());
+  const burst = await withTimeout("settlement burst bench", 330_000, benchSettlementBurst({ port: await freePort(), stateDir: burstDir, snapshot, users: 100, perUser: 100, lead_ms: 30_000 }));
+  return { rows: out.rows, verdicts: [...out.verdicts, ...burst.verdicts] };
 }
 
 /** One fresh seeded state and a frozen Worker, like the other groups; the chat bench on it. */

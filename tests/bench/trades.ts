@@ -251,19 +251,18 @@ export function analyseFanout(clients: WsClient[], n: number, T0: number, T1: nu
 
 // ======================================================================== 2. place-order latency
 
-type BenchUser = { id: number; account: string; token: string };
+export type BenchUser = { id: number; account: string; token: string };
 
-export async function benchPlaceOrders(server: Server, opts: { users?: number; duration_ms?: number; setupConcurrency?: number } = {}): Promise<GroupResult> {
-  const nUsers = opts.users ?? 200;
-  const duration_ms = opts.duration_ms ?? 20_000;
-  const conc = opts.setupConcurrency ?? 8;
-  const base = server.baseUrl;
-  console.log(`\n== 2. place-order latency/throughput: ${nUsers} users in closed loops for ${duration_ms / 1000} s, then /api/health the same way`);
+/** What the order benches need: funded users, BTC/USDT's product and its 300 s stake. */
+export type Traders = { users: BenchUser[]; btc: { id: number; price: string | null }; amount: string };
 
+/**
+ * `n` users registered, each funded with 9,000 USDT through the app's own routes (upload, recharge,
+ * operator approval: below the four-eyes threshold), and BTC/USDT's 300 s stake.
+ */
+export async function fundedTraders(base: string, nUsers: number, conc: number): Promise<Traders> {
   // ---- setup: register, upload, recharge, operator approval ----
   const tSetup = performance.now();
-  const restartsBefore = server.restarts();
-  const mark = server.logMark();
   const users = await pool(Array.from({ length: nUsers }, (_, i) => i), conc, async (i) => {
     const account = `b${RUN}u${i}`;
     const r = await postJson(`${base}/api/user/register`, { account, password: PASSWORD, password_confirm: PASSWORD, invite_code: "WELCOME" }, clientIp(i));
@@ -302,6 +301,19 @@ export async function benchPlaceOrders(server: Server, opts: { users?: number; d
   const amount = String(stake / USDT);
   if (stake !== 10 * USDT) console.log(`note: stake ${amount} USDT (the 300 s duration's minimum is ${d300.min_amount}; 10 would answer stake_out_of_range)`);
 
+  return { users, btc, amount };
+}
+
+export async function benchPlaceOrders(server: Server, opts: { users?: number; duration_ms?: number; setupConcurrency?: number } = {}): Promise<GroupResult> {
+  const nUsers = opts.users ?? 200;
+  const duration_ms = opts.duration_ms ?? 20_000;
+  const conc = opts.setupConcurrency ?? 8;
+  const base = server.baseUrl;
+  console.log(`\n== 2. place-order latency/throughput: ${nUsers} users in closed loops for ${duration_ms / 1000} s, then /api/health the same way`);
+
+  const restartsBefore = server.restarts();
+  const mark = server.logMark();
+  const { users, btc, amount } = await fundedTraders(base, nUsers, conc);
   let price = btc.price;
   let pollerErrors = 0;
   let polling = true;

@@ -19,7 +19,7 @@ import { twoFactorApi } from "./resources/two-factor";
 import { limitsApi } from "./resources/limits";
 import { adminProfilesApi, profileApi } from "./resources/profile";
 import { commonApi, UPLOAD_BODY_LIMIT } from "./resources/common";
-import { marketsApi, orderApi } from "./resources/trades";
+import { marketsApi, orderApi, placeOrderApi } from "./resources/trades";
 import { earnApi } from "./resources/earn";
 import { promotionsApi } from "./resources/promotions";
 import { testClockApi } from "./resources/test-clock";
@@ -31,6 +31,9 @@ import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
 import { pokeLog } from "../transparency-log";
 import { afterResponse } from "./idempotency";
+
+/** Writes whose Durable Object wakes the transparency log itself. */
+const POKED_BY_HUB = new Set(["/api/order/addorder"]);
 
 /** The routes that take one image (multipart) and so a larger body. */
 const UPLOAD_PATHS = new Set(["/api/common/upload", "/api/service/upload", "/api/admin/service/upload"]);
@@ -52,9 +55,10 @@ export function createApi() {
   app.use("*", readInput((path) => (UPLOAD_PATHS.has(path) ? UPLOAD_BODY_LIMIT : null)), detectLang);
 
   // A request that changed something may have queued transparency-log leaves: wake the sequencer.
+  // An order's hub wakes it itself, once per group of orders written.
   app.use("*", async (c, next) => {
     await next();
-    if (c.req.method !== "GET" && c.res.status < 400) await afterResponse(c, pokeLog(c.env));
+    if (c.req.method !== "GET" && c.res.status < 400 && !POKED_BY_HUB.has(c.req.path)) await afterResponse(c, pokeLog(c.env));
   });
 
   app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now(), mode: modeOf(c.env) } }));
@@ -74,6 +78,8 @@ export function createApi() {
   app.route("/index", earnApi);
   app.route("/index", promotionsApi);
   app.route("/index", marketsApi);
+  // Before orderApi: placing an order resolves its session in the symbol's hub (decision 106).
+  app.route("/order", placeOrderApi);
   app.route("/order", orderApi);
   app.route("/admin", adminApi);
   app.route("/admin", adminMoneyApi);

@@ -139,9 +139,8 @@ export const limitsApi = new Hono<AppEnv>()
  * The words of an order the database refused for the user's own limit or exclusion. The first
  * refusal of a limit in its period also leaves a notification.
  */
-export async function orderRefusalError(c: Context<AppEnv>, r: OrderRefusal): Promise<ApiError> {
+export async function orderRefusalError(c: Context<AppEnv>, user_id: number, r: OrderRefusal): Promise<ApiError> {
   const db = c.get("db");
-  const user_id = c.get("user").id;
   if (r.status === "self_excluded") {
     const until_ms = (await activeExclusion(db, user_id, Date.now()))?.until_ms ?? Date.now();
     return new ApiError("errors.self_excluded", 200, { until: new Date(until_ms) }, { until_ms });

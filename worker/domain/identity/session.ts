@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64urlnopad, hex } from "@scure/base";
-import { and, eq, isNull, ne, type SQL } from "drizzle-orm";
+import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { operators, sessions, users } from "../../db/schema";
 import { UNKNOWN_CLIENT, type Client } from "./client";
@@ -56,9 +56,31 @@ export type ResolvedSession =
 
 export async function resolveSession(db: Db, kind: SessionKind, token: string | null | undefined, now_ms: number): Promise<ResolvedSession> {
   if (!token || token.length > 100) return { status: "missing" };
-  const token_hash = hashSessionToken(token);
+  return resolveSessionHash(db, kind, hashSessionToken(token), now_ms);
+}
+
+/** The same, by the token's hash (what a Durable Object that caches sessions is given). */
+export async function resolveSessionHash(db: Db, kind: SessionKind, token_hash: string, now_ms: number): Promise<ResolvedSession> {
   const row = await db.query.sessions.findFirst({ where: and(eq(sessions.token_hash, token_hash), eq(sessions.kind, kind)) });
   return checkSession(db, row, now_ms);
+}
+
+/**
+ * Touches last_seen of the sessions among `token_hashes` that are still live (not revoked,
+ * not past their idle or absolute lifetime) in ONE statement, and returns those with their new
+ * expiry: a cache of sessions re-checks all of its due entries with one query.
+ */
+export async function touchLiveSessions(db: Db, kind: SessionKind, token_hashes: readonly string[], now_ms: number): Promise<Map<string, { subject_id: number; expires_at_ms: number }>> {
+  const live = new Map<string, { subject_id: number; expires_at_ms: number }>();
+  if (token_hashes.length === 0) return live;
+  const rows = await db.all<{ token_hash: string; subject_id: number; idle_timeout_ms: number; absolute_expires_at_ms: number }>(sql`
+    UPDATE sessions SET last_seen_at_ms = ${now_ms}
+    WHERE kind = ${kind} AND revoked_at_ms IS NULL
+      AND token_hash IN (SELECT value FROM json_each(${JSON.stringify(token_hashes)}))
+      AND ${now_ms} < MIN(last_seen_at_ms + idle_timeout_ms, absolute_expires_at_ms)
+    RETURNING token_hash, subject_id, idle_timeout_ms, absolute_expires_at_ms`);
+  for (const r of rows) live.set(r.token_hash, { subject_id: r.subject_id, expires_at_ms: Math.min(now_ms + r.idle_timeout_ms, r.absolute_expires_at_ms) });
+  return live;
 }
 
 /**

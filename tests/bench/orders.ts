@@ -1,0 +1,113 @@
+/**
+ * `npm run bench -- orders`: placing orders at the stack's limit (issue "orders at the stack's
+ * limit"), against the stack's own floor, in one run on the same state and the same load:
+ *
+ *   1. the app: 200 users in closed loops on `/api/health`, then on `/api/order/addorder`;
+ *   2. the floor (floor-worker.ts: a bare Worker and one object that caches sessions and
+ *      group-commits the same order statements) on the same persisted state, same users, same
+ *      loops: its `/api/health` and its `/api/order/addorder`;
+ *
+ * then PASS or FAIL against the targets: our order rate >= 80% of the floor's, our order p50
+ * <= 1.5x our own health p50, our health p50 <= 1.3x the bare Worker's, no errors. run.ts runs
+ * the 10,000-orders-due settlement burst after it (trades.ts), so faster placement does not cost
+ * settlement.
+ */
+import { closedLoop, loadLine, ms, postJson, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
+import { fundedTraders, type Traders } from "./trades";
+
+const RUN = Date.now().toString(36).slice(-6);
+
+type Loops = { orders: Awaited<ReturnType<typeof closedLoop>>; health: Awaited<ReturnType<typeof closedLoop>> };
+
+/** Health, then orders, each `duration_ms` of `traders.users.length` closed loops. */
+async function loops(server: Server, t: Traders, price: () => string, tag: string, duration_ms: number): Promise<Loops> {
+  const base = server.baseUrl;
+  const n = t.users.length;
+  const order = (w: number, k: string) =>
+    postJson(`${base}/api/order/addorder`, { product_id: t.btc.id, direction: Number(k.length) % 2 ? "up" : "down", amount: t.amount, seconds: 300, quote_price: price(), client_order_id: `o-${RUN}-${tag}-${w}-${k}` }, { token: t.users[w].token });
+  // Warm-up (not measured): the first requests pay for compiling code paths and loading caches.
+  for (let i = 0; i < 20; i++) await timedRequest(`${base}/api/health`);
+  await Promise.all(t.users.map((_, w) => order(w, "warm")));
+  const health = await closedLoop(n, duration_ms, () => timedRequest(`${base}/api/health`));
+  const orders = await closedLoop(n, duration_ms, (w, k) => order(w, `${k % 2}-${k}`));
+  return { orders, health };
+}
+
+const errorsOf = (r: Loops["orders"]) => [...r.errors.values()].reduce((s, x) => s + x, 0);
+const rateOf = (r: Loops["orders"]) => r.ok / (r.elapsed_ms / 1000);
+
+export async function benchOrdersAtLimit(opts: { port: number; stateDir: string; snapshot: Snapshot; users?: number; duration_ms?: number }): Promise<GroupResult> {
+  const nUsers = opts.users ?? 200;
+  const duration_ms = opts.duration_ms ?? 15_000;
+  console.log(`\n== orders at the stack's limit: ${nUsers} users in closed loops, ${duration_ms / 1000} s each on health and addorder, the app then its floor`);
+
+  // ---- the app ----
+  let traders: Traders;
+  let ours: Loops;
+  let price = "0";
+  {
+    const server = await withTimeout("server start", 90_000, startServer({ port: opts.port, stateDir: opts.stateDir, skipPrepare: true, snapshot: opts.snapshot }));
+    try {
+      traders = await withTimeout("users", 240_000, fundedTraders(server.baseUrl, nUsers, 8));
+      price = traders.btc.price ?? "0";
+      let polling = true;
+      // One poller, once a second: the quote a page shows before the user commits.
+      const poller = (async () => {
+        while (polling) {
+          const r = await timedRequest(`${server.baseUrl}/api/index/product?id=${traders.btc.id}`).catch(() => null);
+          const p = (r?.body?.data as { price?: string | null } | null)?.price;
+          if (r?.body?.code === 1 && p) price = p;
+          await new Promise((res) => setTimeout(res, 1_000));
+        }
+      })();
+      try {
+        console.log(loadLine());
+        ours = await withTimeout("app loops", 4 * duration_ms + 60_000, loops(server, traders, () => price, "app", duration_ms));
+      } finally {
+        polling = false;
+        await poller;
+      }
+    } finally {
+      await stopAllServers();
+    }
+  }
+
+  // ---- the floor, on the same state: the same users, sessions and product ----
+  const floorSnapshot = await withTimeout("floor snapshot", 60_000, snapshotWorker(`${opts.stateDir}.floor-snapshot`, "tests/bench/floor-worker.ts"));
+  let floor: Loops;
+  {
+    const server = await withTimeout("floor start", 90_000, startServer({ port: opts.port, stateDir: opts.stateDir, skipPrepare: true, snapshot: floorSnapshot }));
+    try {
+      console.log(loadLine());
+      floor = await withTimeout("floor loops", 4 * duration_ms + 60_000, loops(server, traders, () => price, "floor", duration_ms));
+    } finally {
+      await stopAllServers();
+    }
+  }
+
+  const rows: Row[] = [
+    { name: `app POST /api/order/addorder (${nUsers} loops)`, stats: summarize(ours.orders.ms), errors: errorsOf(ours.orders), gate: false },
+    { name: `app GET /api/health (${nUsers} loops)`, stats: summarize(ours.health.ms), errors: errorsOf(ours.health), gate: false },
+    { name: `floor POST /api/order/addorder (${nUsers} loops)`, stats: summarize(floor.orders.ms), errors: errorsOf(floor.orders), gate: false },
+    { name: `bare Worker GET /api/health (${nUsers} loops)`, stats: summarize(floor.health.ms), errors: errorsOf(floor.health), gate: false },
+  ];
+  console.log(statsTable(rows));
+  for (const [who, r] of [["app", ours], ["floor", floor]] as const) {
+    console.log(`${who}: ${r.orders.ok} orders in ${(r.orders.elapsed_ms / 1000).toFixed(1)} s -> ${rateOf(r.orders).toFixed(1)} orders/s; health ${(r.health.ms.length / (r.health.elapsed_ms / 1000)).toFixed(1)} requests/s`);
+    for (const [reason, count] of [...r.orders.errors, ...r.health.errors]) console.log(`  ${who} error x${count}: ${reason}`);
+  }
+
+  const [appOrder, appHealth, floorOrder, bareHealth] = rows.map((r) => r.stats);
+  const rateRatio = rateOf(ours.orders) / rateOf(floor.orders);
+  const orderToHealth = appOrder.p50 / appHealth.p50;
+  const healthToBare = appHealth.p50 / bareHealth.p50;
+  const errors = rows.reduce((s, r) => s + r.errors, 0);
+  const verdicts = [
+    verdict(rateRatio >= 0.8, `orders: app ${rateOf(ours.orders).toFixed(1)} orders/s vs floor ${rateOf(floor.orders).toFixed(1)} = ${(rateRatio * 100).toFixed(0)}% (target >= 80%); order p50 ${ms(appOrder.p50)} vs ${ms(floorOrder.p50)} ms, p99 ${ms(appOrder.p99)} vs ${ms(floorOrder.p99)} ms`),
+    verdict(orderToHealth <= 1.5, `orders: app order p50 ${ms(appOrder.p50)} ms / app health p50 ${ms(appHealth.p50)} ms = ${orderToHealth.toFixed(2)}x (target <= 1.5x)`),
+    verdict(healthToBare <= 1.3, `orders: app health p50 ${ms(appHealth.p50)} ms / bare Worker health p50 ${ms(bareHealth.p50)} ms = ${healthToBare.toFixed(2)}x (target <= 1.3x)`),
+    verdict(errors === 0, `orders: errors ${errors} (target 0)`),
+  ];
+  for (const v of verdicts) console.log(v);
+  return { rows, verdicts };
+}
