@@ -44,8 +44,20 @@ export function localeFromTag(tag: string): LocaleKey | null {
 }
 
 /** Picks the best supported locale from an Accept-Language header, honouring q-values. */
+/** Headers seen recently and their answer: browsers send the same few on every request. */
+const acceptLanguageSeen = new Map<string, LocaleKey | null>();
+
 export function localeFromAcceptLanguage(header: string | null | undefined): LocaleKey | null {
   if (!header) return null;
+  const seen = acceptLanguageSeen.get(header);
+  if (seen !== undefined) return seen;
+  const found = rankAcceptLanguage(header);
+  if (acceptLanguageSeen.size >= 256) acceptLanguageSeen.clear();
+  acceptLanguageSeen.set(header, found);
+  return found;
+}
+
+function rankAcceptLanguage(header: string): LocaleKey | null {
   const ranked = header
     .slice(0, 500)
     .split(",")

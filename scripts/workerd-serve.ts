@@ -58,6 +58,8 @@ export async function workerdServe(opts: {
     modules: [{ type: "ESModule", path: script }],
     // No network look-up for the request's `cf` object: a fixed local one.
     cf: false,
+    // WORKERD_INSPECTOR_PORT: the V8 inspector (profiling a bench's load with DevTools), off by default.
+    ...(process.env.WORKERD_INSPECTOR_PORT ? { inspectorPort: Number(process.env.WORKERD_INSPECTOR_PORT) } : {}),
     compatibilityDate: WORKER.compatibilityDate,
     compatibilityFlags: [...WORKER.compatibilityFlags],
     bindings: { ...WORKER.vars, ...opts.vars },

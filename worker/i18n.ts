@@ -39,7 +39,22 @@ function messages(): i18n {
  * The message `key` ("<namespace>.<path>") in `locale`, falling back to English. Pass `count`
  * for a message with plural forms. A Date becomes a date and time in the user's language.
  */
+/** Messages without variables, by locale and key: most answers' `msg` (bounded). */
+const plain = new Map<string, string>();
+
 export function translate(locale: LocaleKey, key: string, vars: MessageVars = {}): string {
+  let novars = true;
+  for (const _ in vars) novars = false;
+  if (novars) {
+    const id = `${locale}\u0000${key}`;
+    let text = plain.get(id);
+    if (text === undefined) {
+      text = messages().t(key, { lng: locale });
+      if (plain.size >= 4096) plain.clear();
+      plain.set(id, text);
+    }
+    return text;
+  }
   const values = Object.fromEntries(Object.entries(vars).map(([name, v]) => [name, v instanceof Date ? dateTimeText(v, locale) : v]));
   return messages().t(key, { ...values, lng: locale });
 }

@@ -23,13 +23,14 @@ type Loops = { orders: Awaited<ReturnType<typeof closedLoop>>; health: Awaited<R
 async function loops(server: Server, t: Traders, price: () => string, tag: string, duration_ms: number): Promise<Loops> {
   const base = server.baseUrl;
   const n = t.users.length;
-  const order = (w: number, k: string) =>
-    postJson(`${base}/api/order/addorder`, { product_id: t.btc.id, direction: Number(k.length) % 2 ? "up" : "down", amount: t.amount, seconds: 300, quote_price: price(), client_order_id: `o-${RUN}-${tag}-${w}-${k}` }, { token: t.users[w].token });
+  // Each loop alternates up and down, so the market's open exposure stays balanced.
+  const order = (w: number, k: number | "warm") =>
+    postJson(`${base}/api/order/addorder`, { product_id: t.btc.id, direction: k === "warm" || k % 2 === 0 ? "up" : "down", amount: t.amount, seconds: 300, quote_price: price(), client_order_id: `o-${RUN}-${tag}-${w}-${k}` }, { token: t.users[w].token });
   // Warm-up (not measured): the first requests pay for compiling code paths and loading caches.
   for (let i = 0; i < 20; i++) await timedRequest(`${base}/api/health`);
   await Promise.all(t.users.map((_, w) => order(w, "warm")));
   const health = await closedLoop(n, duration_ms, () => timedRequest(`${base}/api/health`));
-  const orders = await closedLoop(n, duration_ms, (w, k) => order(w, `${k % 2}-${k}`));
+  const orders = await closedLoop(n, duration_ms, (w, k) => order(w, k + 1));
   return { orders, health };
 }
 

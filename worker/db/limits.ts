@@ -49,6 +49,8 @@ function count(counter: QueryCounter, n: number) {
 }
 
 function checkSql(sql: string) {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a text that could be too long is encoded.
+  if (sql.length * 3 <= D1_LIMITS.statement_bytes) return;
   const bytes = new TextEncoder().encode(sql).length;
   if (bytes > D1_LIMITS.statement_bytes) throw new D1LimitError(`statement of ${bytes} bytes (max ${D1_LIMITS.statement_bytes})`);
 }

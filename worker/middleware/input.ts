@@ -22,7 +22,8 @@ export function readInput(limitFor: (path: string) => BodyLimit | null = () => n
     const query: Record<string, unknown> = {};
     for (const [k, v] of new URL(c.req.url).searchParams) query[k] = v;
     let body: Record<string, unknown> = {};
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.raw.body) {
+    // readBounded answers an absent body with no bytes (touching `body` would make it a stream).
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       body = await readBody(c.req.raw, limit);
     }
     c.set("input", { ...query, ...body });
@@ -69,9 +70,11 @@ async function readLimited(req: Request, limit: BodyLimit): Promise<Uint8Array> 
   return bytes;
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     throw new ApiError("errors.malformed", 400);
   }

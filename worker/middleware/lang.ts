@@ -8,6 +8,8 @@ import type { AppEnv } from "../api/types";
  */
 export const detectLang: MiddlewareHandler<AppEnv> = async (c, next) => {
   const fromInput = c.get("input")?.lang;
+  // Without a `lang` field the answer is what detectLangEarly found from the same headers.
+  if (typeof fromInput !== "string" && c.get("locale")) return next();
   c.set(
     "locale",
     localeFromLang(typeof fromInput === "string" ? fromInput : null) ??

@@ -132,6 +132,33 @@ describe("placing orders", () => {
     expect((await checkLedger(db)).ok).toBe(true);
   });
 
+  it("a large group with one refused order is halved, not written one by one: the others still go in groups", async () => {
+    const a = await user(1000);
+    const b = await user(5);
+    const product = (await getProduct(db, FAST_ID))!;
+    const latest = { ts_ms: Date.now(), price_e8: 100 * 1e8 };
+    const checked = (user_id: number) => {
+      const c = checkOrder(product, { user_id, product_id: FAST_ID, direction: "up", stake_micro: 10 * USDT, seconds: 2, quote_price_e8: latest.price_e8, request_key: `client:${rkey("h")}` }, latest, Date.now());
+      if (c.status !== "ok") throw new Error(c.status);
+      return c.order;
+    };
+    const items = Array.from({ length: 24 }, (_, i) => checked(i === 9 ? b.id : a.id));
+    const batches: number[] = [];
+    const client = db.$client as { batch: (s: unknown[]) => Promise<unknown> };
+    const realBatch = client.batch.bind(client);
+    client.batch = (s: unknown[]) => (batches.push(s.length), realBatch(s));
+    try {
+      const results = await writeOrders(db, items);
+      expect(results.map((r, i) => (i === 9 ? r.status === "insufficient_funds" : r.status === "ok")).every(Boolean)).toBe(true);
+    } finally {
+      client.batch = realBatch;
+    }
+    // 24 -> 12 | 12 -> 6 | 6 -> 3 | 3 -> one each: 1 + 2 + 2 + 2 + 3 = 10 batches, against 25 one by one.
+    expect(batches.length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(24)));
+    expect(await balance(a.token)).toEqual({ available: 1000 * USDT - 23 * 10.1 * USDT, locked: 230 * USDT });
+    expect((await checkLedger(db)).ok).toBe(true);
+  });
+
   it("the confirmation quote shows fee, income, guarantee and the break-even win rate", async () => {
     const u = await user(10);
     const r = await call("/api/order/quote", { product_id: FAST_ID, amount: "100", seconds: 2 }, { token: u.token });
