@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import { getDb } from "../db/client";
+import { lazyDb } from "../db/client";
 import { detectLang, detectLangEarly } from "../middleware/lang";
 import { readInput } from "../middleware/input";
 import { translate } from "../i18n";
@@ -48,7 +48,7 @@ export function createApi() {
   // nosniff, no framing, no referrer leaks: JSON answers are never rendered as anything else.
   app.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   app.use("*", detectLangEarly, async (c, next) => {
-    c.set("db", getDb(c.env.DB));
+    c.set("db", lazyDb(() => c.env.DB));
     await next();
   });
   // Uploads may carry one image up to 1 MiB (plus multipart framing); everything else 64 KiB.

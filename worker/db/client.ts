@@ -53,6 +53,24 @@ export function getDb(d1: D1Database): DrizzleDb {
   return db;
 }
 export type Db = ReturnType<typeof getDb>;
+
+/**
+ * The database of a request, made on first use: a request that never touches it (`/api/health`,
+ * an order, whose hub holds what it needs) never builds a view. Under D1_LIMITS each invocation
+ * has its own counted database object, so its view is new each time.
+ */
+export function lazyDb(d1: () => D1Database): Db {
+  let view: Db | undefined;
+  const real = () => (view ??= getDb(d1()));
+  return new Proxy(Object.create(DrizzleD1Database.prototype) as Db, {
+    get(_target, prop) {
+      const r = real();
+      const value = Reflect.get(r, prop, r) as unknown;
+      return typeof value === "function" && prop !== "constructor" ? (value as (...a: unknown[]) => unknown).bind(r) : value;
+    },
+    has: (_target, prop) => Reflect.has(real(), prop),
+  });
+}
 export { schema };
 
 type Query = { sql: string; params: unknown[] };

@@ -16,11 +16,20 @@ const MAX_KEYS = 200;
 export type BodyLimit = { bytes: number; too_large_key: string };
 const DEFAULT_LIMIT: BodyLimit = { bytes: MAX_BODY_BYTES, too_large_key: "errors.payload_too_large" };
 
+/** The query of a URL, parsed only when it has one (no URL object per request). */
+export function searchOf(url: string): URLSearchParams {
+  const at = url.indexOf("?");
+  if (at < 0) return NO_QUERY;
+  const end = url.indexOf("#", at);
+  return new URLSearchParams(url.slice(at + 1, end < 0 ? undefined : end));
+}
+const NO_QUERY = new URLSearchParams();
+
 export function readInput(limitFor: (path: string) => BodyLimit | null = () => null): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const limit = limitFor(new URL(c.req.url).pathname) ?? DEFAULT_LIMIT;
+    const limit = limitFor(c.req.path) ?? DEFAULT_LIMIT;
     const query: Record<string, unknown> = {};
-    for (const [k, v] of new URL(c.req.url).searchParams) query[k] = v;
+    for (const [k, v] of searchOf(c.req.url)) query[k] = v;
     let body: Record<string, unknown> = {};
     // readBounded answers an absent body with no bytes (touching `body` would make it a stream).
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../../locales/languages";
 import type { AppEnv } from "../api/types";
+import { searchOf } from "./input";
 
 /**
  * The answer's language: `lang` in body or query (`lang` value codes, locale keys or BCP 47
@@ -24,7 +25,7 @@ export const detectLang: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const detectLangEarly: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set(
     "locale",
-    localeFromLang(new URL(c.req.url).searchParams.get("lang")) ??
+    localeFromLang(searchOf(c.req.url).get("lang")) ??
       localeFromLang(c.req.header("lang")) ??
       localeFromAcceptLanguage(c.req.header("accept-language")) ??
       DEFAULT_LOCALE,
