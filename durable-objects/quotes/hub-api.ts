@@ -12,6 +12,8 @@ import type { Candle, QuoteBlock } from "./candles";
 /** The product as its hub needs it to run the feed (the rules are read from D1). */
 export type HubConfig = { symbol: string; feed_symbol: string; start_price_e8: number; tick_size_e8: number };
 
+export type HubStats = { peak_queries: number; order_groups: number; orders_grouped: number; order_write_ms: number };
+
 export type PlaceAsResult = { status: "unauthorized" } | { status: "placed"; user_id: number; result: PlaceResult };
 
 export type HubQuote = QuoteBlock & { simulated: boolean };
@@ -48,6 +50,6 @@ export interface QuoteHubApi extends Rpc.DurableObjectBranded {
   settleDue(): Promise<{ settled: number; already: number }>;
   /** The open exposure, the operator's limit, and the snapshots since `since_ms`. */
   exposure(since_ms: number): Promise<ExposureView>;
-  /** For the benches: the most D1 queries any one invocation of this isolate made. */
-  stats(): Promise<{ peak_queries: number }>;
+  /** For the benches: the most D1 queries one invocation of this isolate made, and the order groups written. */
+  stats(): Promise<HubStats>;
 }

@@ -57,6 +57,8 @@ export class OrderIntake {
   /** Order writes in flight, and a count bumped when one starts or ends (see loadProduct). */
   private writesInFlight = 0;
   private writeVersion = 0;
+  /** For the benches: groups written, the orders in them, and the wall time of their writes. */
+  readonly written = { groups: 0, orders: 0, write_ms: 0 };
 
   /** `feed` names where the hub's ticks come from, written on each order ("simulation" when absent). */
   constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number; feed?: () => string }) {}
@@ -167,7 +169,11 @@ export class OrderIntake {
 
   private async writeGroup(group: Pending[]) {
     try {
+      const started_ms = this.deps.now();
       const results = await this.deps.market.write(group.map((g) => g.order));
+      this.written.groups++;
+      this.written.orders += group.length;
+      this.written.write_ms += this.deps.now() - started_ms;
       group.forEach((g, i) => {
         const r = results[i];
         this.reserved = withOrder(this.reserved, riskOf(g.order), -1);

@@ -7,7 +7,7 @@ import { socketRefusal } from "../../worker/ws-answer";
 import { openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
 import { feedKey, simRandom, simSeeds } from "./feed";
-import type { ExposureView, HubConfig, HubQuote, PlaceAsResult, QuoteHubApi } from "./hub-api";
+import type { ExposureView, HubConfig, HubQuote, HubStats, PlaceAsResult, QuoteHubApi } from "./hub-api";
 import { SessionCache } from "./session-cache";
 import { resolveSessionHash, touchLiveSessions } from "../../worker/domain/identity/session";
 import { pushNew } from "../../worker/push/send";
@@ -137,8 +137,8 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     return { ...(await this.intake.view()), history: this.exposureLog.since(since_ms) };
   }
 
-  async stats(): Promise<{ peak_queries: number }> {
-    return { peak_queries: peakQueries() };
+  async stats(): Promise<HubStats> {
+    return { peak_queries: peakQueries(), order_groups: this.intake.written.groups, orders_grouped: this.intake.written.orders, order_write_ms: this.intake.written.write_ms };
   }
 
   /** The beat: this second's tick, the feed kept open, due orders settled, exposure logged. */

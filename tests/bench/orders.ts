@@ -12,7 +12,7 @@
  * the 10,000-orders-due settlement burst after it (trades.ts), so faster placement does not cost
  * settlement.
  */
-import { closedLoop, loadLine, ms, postJson, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
+import { closedLoop, dataOf, loadLine, ms, postJson, printServerLog, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
 import { fundedTraders, type Traders } from "./trades";
 
 const RUN = Date.now().toString(36).slice(-6);
@@ -34,6 +34,12 @@ async function loops(server: Server, t: Traders, price: () => string, tag: strin
   return { orders, health };
 }
 
+/** The hub's group-commit figures, through the console's route. */
+async function hubGroups(base: string, product_id: number) {
+  const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+  return dataOf<{ order_groups: number; orders_grouped: number; order_write_ms: number }>("hub stats", await postJson(`${base}/api/admin/products/${product_id}/stats`, {}, { token: op }));
+}
+
 const errorsOf = (r: Loops["orders"]) => [...r.errors.values()].reduce((s, x) => s + x, 0);
 const rateOf = (r: Loops["orders"]) => r.ok / (r.elapsed_ms / 1000);
 
@@ -46,6 +52,7 @@ export async function benchOrdersAtLimit(opts: { port: number; stateDir: string;
   let traders: Traders;
   let ours: Loops;
   let price = "0";
+  let groups: Awaited<ReturnType<typeof hubGroups>>;
   {
     const server = await withTimeout("server start", 90_000, startServer({ port: opts.port, stateDir: opts.stateDir, skipPrepare: true, snapshot: opts.snapshot }));
     try {
@@ -61,9 +68,13 @@ export async function benchOrdersAtLimit(opts: { port: number; stateDir: string;
           await new Promise((res) => setTimeout(res, 1_000));
         }
       })();
+      const mark = server.logMark();
       try {
         console.log(loadLine());
         ours = await withTimeout("app loops", 4 * duration_ms + 60_000, loops(server, traders, () => price, "app", duration_ms));
+        groups = await hubGroups(server.baseUrl, traders.btc.id);
+        printServerLog(server, mark, "app under load");
+        if (server.restarts()) console.log(`WARNING: the server restarted ${server.restarts()} time(s) during the app's loops`);
       } finally {
         polling = false;
         await poller;
@@ -98,6 +109,9 @@ export async function benchOrdersAtLimit(opts: { port: number; stateDir: string;
     for (const [reason, count] of [...r.orders.errors, ...r.health.errors]) console.log(`  ${who} error x${count}: ${reason}`);
   }
 
+  console.log(
+    `app's BTC/USDT hub: ${groups.orders_grouped} orders in ${groups.order_groups} group commits (${(groups.orders_grouped / Math.max(1, groups.order_groups)).toFixed(1)} a group), ${(groups.order_write_ms / Math.max(1, groups.order_groups)).toFixed(1)} ms a group write under this load -> ${((groups.orders_grouped / Math.max(1, groups.order_write_ms)) * 1000).toFixed(0)} orders per second of write time`,
+  );
   const [appOrder, appHealth, floorOrder, bareHealth] = rows.map((r) => r.stats);
   const rateRatio = rateOf(ours.orders) / rateOf(floor.orders);
   const orderToHealth = appOrder.p50 / appHealth.p50;
