@@ -40,13 +40,16 @@ export function quoteSocketCap(env: Pick<Env, "QUOTE_SOCKETS_MAX">): number {
   return Number.isSafeInteger(configured) && configured > 0 ? Math.min(configured, QUOTE_SOCKETS_MAX) : QUOTE_SOCKETS_MAX;
 }
 
+/** An order write wakes the log at most this much later (see pokeLogSoon). */
+const LOG_POKE_MS = 100;
+
 export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   private config: HubConfig | null = null;
   private started = false;
   private readonly prices = new Prices(this.ctx.storage.sql, simRandom(this.env), simSeeds(this.env), () => this.ctx.getWebSockets(), () => ({ config: this.config, simulated: this.simulated }));
   private readonly exposureLog = new ExposureLog(this.ctx.storage.sql);
   /** Each use of D1 gets its own counted view (worker/db/limits.ts). */
-  private readonly intake = new OrderIntake({ market: d1Market(() => getDb(invocationDb(this.env)), () => this.logSim(), () => this.ctx.waitUntil(pokeLog(this.env))), symbol: () => this.config!.symbol, now: () => Date.now(), feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`) });
+  private readonly intake = new OrderIntake({ market: d1Market(() => getDb(invocationDb(this.env)), () => this.logSim(), () => this.pokeLogSoon()), symbol: () => this.config!.symbol, now: () => Date.now(), feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`) });
   /** The sessions orders are placed under (decision 106): no D1 read per order. */
   private readonly sessions = new SessionCache({
     source: {
@@ -164,6 +167,24 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
       const next = Date.now();
       await this.ctx.storage.setAlarm(more ? next : next + TICK_MS - (next % TICK_MS) || TICK_MS);
     }
+  }
+
+  private logPokePending = false;
+
+  /**
+   * Wakes the transparency log within LOG_POKE_MS of an order write: every write is followed by a
+   * poke, and the writes of those milliseconds share it (each poke is a call and a storage write
+   * in the sequencer; under load a hub writes dozens of groups a second).
+   */
+  private pokeLogSoon() {
+    if (this.logPokePending) return;
+    this.logPokePending = true;
+    this.ctx.waitUntil(
+      new Promise((later) => setTimeout(later, LOG_POKE_MS)).then(() => {
+        this.logPokePending = false;
+        return pokeLog(this.env);
+      }),
+    );
   }
 
   /**
