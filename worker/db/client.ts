@@ -32,24 +32,25 @@ for (const [name, config] of Object.entries(tables.tables)) {
 type DrizzleDb = ReturnType<typeof drizzle<typeof schema, D1Database>>;
 
 /**
- * One view per database object, kept on the object itself: the Worker's env.DB is the same object
- * for the isolate's life, and a counted view (db/limits.ts, one per invocation under tests and
- * benches) takes its view with it when it is dropped. (A WeakMap of thousands of short-lived
- * keys a second cost more in garbage collection than it saved.)
+ * One view per database object: the Worker's env.DB is the same object for the isolate's life,
+ * so it is looked up by identity (a proxy over it is another object, with a view of its own). A
+ * counted view (db/limits.ts, one per invocation under tests and benches) marks itself with
+ * `KEEPS_VIEW` and keeps its view on itself, so it is dropped with it: a WeakMap of thousands of
+ * short-lived keys a second cost more in garbage collection than it saved.
  */
+export const KEEPS_VIEW = Symbol("keeps its drizzle view");
 const VIEW = Symbol("drizzle view");
+const views = new WeakMap<D1Database, DrizzleDb>();
 
 export function getDb(d1: D1Database): DrizzleDb {
-  const known = (d1 as { [VIEW]?: DrizzleDb })[VIEW];
+  const own = Object.hasOwn(d1, KEEPS_VIEW);
+  const known = own ? (d1 as { [VIEW]?: DrizzleDb })[VIEW] : views.get(d1);
   if (known) return known;
   const session = new SQLiteD1Session(d1, dialect, relational as never, {});
   const db = new DrizzleD1Database("async", dialect, session as never, undefined) as unknown as DrizzleDb;
   Object.assign(db, { _: relational, query: Object.assign(Object.create(lazyQueries), { [SESSION]: session }), $client: d1 });
-  try {
-    Object.defineProperty(d1, VIEW, { value: db });
-  } catch {
-    // A binding that takes no properties gets a new view each time (as drizzle() would).
-  }
+  if (own) (d1 as { [VIEW]?: DrizzleDb })[VIEW] = db;
+  else views.set(d1, db);
   return db;
 }
 export type Db = ReturnType<typeof getDb>;

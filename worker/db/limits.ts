@@ -10,6 +10,8 @@
  *   reading of "queries per Worker invocation").
  * Without the binding the database is returned as it is (production enforces it itself).
  */
+import { KEEPS_VIEW } from "./client";
+
 export const D1_LIMITS = { params_per_statement: 100, statement_bytes: 100_000, queries_per_invocation: 1_000 } as const;
 
 export class D1LimitError extends Error {
@@ -85,6 +87,8 @@ function wrapStatement(statement: D1PreparedStatement, counter: QueryCounter): D
 /** A view of `d1` that counts into `counter` and throws D1LimitError past a limit. */
 export function limitD1(d1: D1Database, counter: QueryCounter): D1Database {
   const view = {
+    // Its drizzle view lives and dies with it (db/client.ts getDb).
+    [KEEPS_VIEW]: true,
     prepare(sql: string) {
       checkSql(sql);
       return wrapStatement(d1.prepare(sql), counter);
