@@ -43,9 +43,7 @@ function messages(): i18n {
 const plain = new Map<string, string>();
 
 export function translate(locale: LocaleKey, key: string, vars: MessageVars = {}): string {
-  let novars = true;
-  for (const _ in vars) novars = false;
-  if (novars) {
+  if (Object.keys(vars).length === 0) {
     const id = `${locale}\u0000${key}`;
     let text = plain.get(id);
     if (text === undefined) {

@@ -40,7 +40,7 @@ export function quoteSocketCap(env: Pick<Env, "QUOTE_SOCKETS_MAX">): number {
   return Number.isSafeInteger(configured) && configured > 0 ? Math.min(configured, QUOTE_SOCKETS_MAX) : QUOTE_SOCKETS_MAX;
 }
 
-/** An order write wakes the log at most this much later (see pokeLogSoon). */
+/** A write that queued log leaves wakes the log at most this much later (see pokeLogSoon). */
 const LOG_POKE_MS = 100;
 
 export class QuoteHub extends PageSocketObject implements QuoteHubApi {
@@ -172,9 +172,10 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   private logPokePending = false;
 
   /**
-   * Wakes the transparency log within LOG_POKE_MS of an order write: every write is followed by a
-   * poke, and the writes of those milliseconds share it (each poke is a call and a storage write
-   * in the sequencer; under load a hub writes dozens of groups a second).
+   * Wakes the transparency log within LOG_POKE_MS of a write that queued leaves (orders,
+   * settlements, the simulation's commitments): every such write is followed by a poke, and the
+   * writes of those milliseconds share it (each poke is a call and a storage write in the
+   * sequencer; under load a hub writes dozens of groups a second).
    */
   private pokeLogSoon() {
     if (this.logPokePending) return;
@@ -197,7 +198,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     if (rows.length === 0) return;
     await writeSimLog(getDb(invocationDb(this.env)), rows);
     this.prices.simLogged(rows);
-    this.ctx.waitUntil(pokeLog(this.env));
+    this.pokeLogSoon();
   }
 
   private async settle(now: number): Promise<SettleRun> {
@@ -211,7 +212,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     const run = await settleDue(deps, d1DueOrders(db), this.config.symbol, now);
     if (owners.size > 0) this.ctx.waitUntil(pushNew(this.env, db, [...owners], now));
     // Settled orders and their transfers are now in the log's inbox.
-    if (run.settled > 0) this.ctx.waitUntil(pokeLog(this.env));
+    if (run.settled > 0) this.pokeLogSoon();
     return run;
   }
 

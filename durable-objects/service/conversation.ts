@@ -140,13 +140,10 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
   private async keep(row: MessageRow): Promise<void> {
     const durable = this.inbox()
       .journal([row])
-      .then(
-        () => this.seq.journaled(row.id),
-        (err) => {
-          this.seq.drop(row.id);
-          throw err;
-        },
-      )
+      .catch((err) => {
+        this.seq.drop(row.id);
+        throw err;
+      })
       .finally(() => this.journaling.delete(row.id));
     this.journaling.set(row.id, durable);
     this.echoTail = this.echoTail.then(
@@ -208,7 +205,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
   private async writePending(): Promise<void> {
     // Rows still on their way to the journal belong to this write too.
     await Promise.allSettled([...this.journaling.values()]);
-    for (let rows = this.seq.pending(FLUSH_BATCH); rows.length > 0; rows = this.seq.pending(FLUSH_BATCH)) {
+    for (let rows = this.seq.pending(FLUSH_BATCH, this.journaling); rows.length > 0; rows = this.seq.pending(FLUSH_BATCH, this.journaling)) {
       // A user without a service page open hears of an operator's reply in the notification centre.
       const notify_user = this.ctx.getWebSockets("visitor").length === 0;
       const { conversation, unread, noticed } = await this.inbox().persist({ conversation_id: rows[0].conversation_id, rows, notify_user });

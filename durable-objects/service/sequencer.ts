@@ -22,7 +22,7 @@ const COLUMNS = "id, author, client_message_id, operator_id, operator_name, text
 export class Sequencer {
   private cached: Meta | null = null;
   /** Ordered, journaled or about to be, not yet in D1: oldest first. */
-  private unwritten: { row: MessageRow; durable: boolean }[] = [];
+  private unwritten: MessageRow[] = [];
 
   constructor(private readonly sql: SqlStorage) {
     sql.exec(`CREATE TABLE IF NOT EXISTS meta (conversation_id INTEGER NOT NULL, status TEXT NOT NULL, merged INTEGER NOT NULL, last_id INTEGER NOT NULL)`);
@@ -40,7 +40,7 @@ export class Sequencer {
     if (!row) return null;
     // The stored last_id only moves for reservations (rare); an ordinary message's id is its row's.
     const newest = this.sql.exec<{ id: number | null }>(`SELECT max(id) AS id FROM msgs`).one().id ?? 0;
-    const held = this.unwritten.reduce((max, u) => Math.max(max, u.row.id), 0);
+    const held = this.unwritten.reduce((max, u) => Math.max(max, u.id), 0);
     this.cached = { conversation_id: row.conversation_id, status: row.status, merged: row.merged === 1, last_id: Math.max(row.last_id, newest, held) };
     return this.cached;
   }
@@ -62,8 +62,8 @@ export class Sequencer {
   }
 
   byClientId(author: Side, client_message_id: string): MessageRow | null {
-    const held = this.unwritten.find((u) => u.row.author === author && u.row.client_message_id === client_message_id);
-    if (held) return held.row;
+    const held = this.unwritten.find((u) => u.author === author && u.client_message_id === client_message_id);
+    if (held) return held;
     const row = this.sql.exec<Omit<MessageRow, "conversation_id">>(`SELECT ${COLUMNS} FROM msgs WHERE author = ? AND client_message_id = ?`, author, client_message_id).toArray()[0];
     return row ? this.withConversation(row) : null;
   }
@@ -76,26 +76,20 @@ export class Sequencer {
     if (!this.visitorTimes) {
       const byId = new Map<number, number>();
       for (const r of this.sql.exec<{ id: number; t: number }>(`SELECT id, created_at_ms AS t FROM msgs WHERE author = 'visitor' ORDER BY id DESC LIMIT ?`, RATE_LIMIT.messages)) byId.set(r.id, r.t);
-      for (const u of this.unwritten) if (u.row.author === "visitor") byId.set(u.row.id, u.row.created_at_ms);
+      for (const u of this.unwritten) if (u.author === "visitor") byId.set(u.id, u.created_at_ms);
       this.visitorTimes = [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t).slice(-RATE_LIMIT.messages);
     }
     const recent = this.visitorTimes.filter((t) => t > now_ms - RATE_LIMIT.window_ms);
     return { count: recent.length, oldest_ms: recent.length ? recent[0] : null };
   }
 
-  /** Gives the message the conversation's next id and holds it as not yet in D1 (nor journaled: see `journaled`). */
+  /** Gives the message the conversation's next id and holds it as not yet in D1 (its journal write is the caller's). */
   append(m: NewRow): MessageRow {
     const row = { ...m, id: this.nextId(), conversation_id: this.meta()!.conversation_id };
-    this.unwritten.push({ row, durable: false });
+    this.unwritten.push(row);
     this.cached!.last_id = row.id;
     if (row.author === "visitor" && this.visitorTimes) this.visitorTimes = [...this.visitorTimes.slice(1 - RATE_LIMIT.messages), row.created_at_ms];
     return row;
-  }
-
-  /** The row is in the journal: a flush may take it now. */
-  journaled(id: number) {
-    const u = this.unwritten.find((x) => x.row.id === id);
-    if (u) u.durable = true;
   }
 
   /**
@@ -104,28 +98,28 @@ export class Sequencer {
    * back that row under another message's id.
    */
   drop(id: number) {
-    this.unwritten = this.unwritten.filter((u) => u.row.id !== id);
+    this.unwritten = this.unwritten.filter((r) => r.id !== id);
     this.visitorTimes = null;
   }
 
   /**
    * A new instance takes back what it ordered before: rows D1 has that this storage lacks (a
    * flush whose answer was lost) are kept as written; the journal's rows that D1 lacks are held
-   * as unwritten and durable.
+   * as unwritten (they are durable: the journal has them).
    */
   adopt(inD1: MessageRow[], journal: MessageRow[]) {
     for (const r of inD1) this.insert(r, 1);
     const known = new Set(inD1.map((r) => r.id));
     for (const r of journal) {
-      if (known.has(r.id) || this.unwritten.some((u) => u.row.id === r.id)) continue;
+      if (known.has(r.id) || this.unwritten.some((u) => u.id === r.id)) continue;
       if (this.sql.exec(`SELECT 1 FROM msgs WHERE id = ?`, r.id).toArray().length > 0) continue;
-      this.unwritten.push({ row: r, durable: true });
+      this.unwritten.push(r);
     }
     // Rows an older version of this object stored before D1 had them: the same as journaled.
     for (const r of this.sql.exec<Omit<MessageRow, "conversation_id">>(`SELECT ${COLUMNS} FROM msgs WHERE flushed = 0`).toArray()) {
-      if (!this.unwritten.some((u) => u.row.id === r.id)) this.unwritten.push({ row: this.withConversation(r), durable: true });
+      if (!this.unwritten.some((u) => u.id === r.id)) this.unwritten.push(this.withConversation(r));
     }
-    this.unwritten.sort((a, b) => a.row.id - b.row.id);
+    this.unwritten.sort((a, b) => a.id - b.id);
     this.cached = null;
     this.visitorTimes = null;
   }
@@ -148,12 +142,15 @@ export class Sequencer {
     this.visitorTimes = null; // moved-in visitor messages count too: read again
   }
 
-  /** What D1 does not have yet and the journal has, oldest first. */
-  pending(limit: number): MessageRow[] {
+  /**
+   * What D1 does not have yet and the journal has, oldest first: up to the first row whose
+   * journal write is still in flight (`journaling`, the caller's ids on their way).
+   */
+  pending(limit: number, journaling: { has(id: number): boolean }): MessageRow[] {
     const out: MessageRow[] = [];
-    for (const u of this.unwritten) {
-      if (!u.durable || out.length >= limit) break;
-      out.push(u.row);
+    for (const r of this.unwritten) {
+      if (journaling.has(r.id) || out.length >= limit) break;
+      out.push(r);
     }
     return out;
   }
@@ -165,9 +162,9 @@ export class Sequencer {
   /** D1 has these now: kept in storage as written (one commit for all of them). */
   markFlushed(ids: number[]) {
     const done = new Set(ids);
-    for (const u of this.unwritten) if (done.has(u.row.id)) this.insert(u.row, 1);
+    for (const u of this.unwritten) if (done.has(u.id)) this.insert(u, 1);
     for (const id of ids) this.sql.exec(`UPDATE msgs SET flushed = 1 WHERE id = ? AND flushed = 0`, id);
-    this.unwritten = this.unwritten.filter((u) => !done.has(u.row.id));
+    this.unwritten = this.unwritten.filter((u) => !done.has(u.id));
   }
 
   private insert(r: MessageRow, flushed: number) {

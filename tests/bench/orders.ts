@@ -12,8 +12,9 @@
  * the 10,000-orders-due settlement burst after it (trades.ts), so faster placement does not cost
  * settlement.
  */
-import { closedLoop, dataOf, loadLine, ms, postJson, printServerLog, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
-import { fundedTraders, type Traders } from "./trades";
+import { closedLoop, loadLine, ms, postJson, printServerLog, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
+import { fundedTraders, hubStats, type Traders } from "./trades";
+import type { HubStats } from "../../durable-objects/quotes/hub-api";
 
 const RUN = Date.now().toString(36).slice(-6);
 
@@ -34,12 +35,6 @@ async function loops(server: Server, t: Traders, price: () => string, tag: strin
   return { orders, health };
 }
 
-/** The hub's group-commit figures, through the console's route. */
-async function hubGroups(base: string, product_id: number) {
-  const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
-  return dataOf<{ order_groups: number; orders_grouped: number; order_write_ms: number }>("hub stats", await postJson(`${base}/api/admin/products/${product_id}/stats`, {}, { token: op }));
-}
-
 const errorsOf = (r: Loops["orders"]) => [...r.errors.values()].reduce((s, x) => s + x, 0);
 const rateOf = (r: Loops["orders"]) => r.ok / (r.elapsed_ms / 1000);
 
@@ -52,7 +47,7 @@ export async function benchOrdersAtLimit(opts: { port: number; stateDir: string;
   let traders: Traders;
   let ours: Loops;
   let price = "0";
-  let groups: Awaited<ReturnType<typeof hubGroups>>;
+  let groups: HubStats;
   {
     const server = await withTimeout("server start", 90_000, startServer({ port: opts.port, stateDir: opts.stateDir, skipPrepare: true, snapshot: opts.snapshot }));
     try {
@@ -72,7 +67,7 @@ export async function benchOrdersAtLimit(opts: { port: number; stateDir: string;
       try {
         console.log(loadLine());
         ours = await withTimeout("app loops", 4 * duration_ms + 60_000, loops(server, traders, () => price, "app", duration_ms));
-        groups = await hubGroups(server.baseUrl, traders.btc.id);
+        groups = await hubStats(server.baseUrl, traders.btc.id);
         printServerLog(server, mark, "app under load");
         if (server.restarts()) console.log(`WARNING: the server restarted ${server.restarts()} time(s) during the app's loops`);
       } finally {

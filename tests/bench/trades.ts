@@ -25,6 +25,7 @@ import { postTransfers, type Transfer } from "../../worker/domain/ledger/transfe
 import { placeOrder, type PlaceOrder } from "../../worker/domain/trades/orders";
 import { saveProduct } from "../../worker/domain/trades/products";
 import type { PlaceBatch, PlaceBatchResult } from "./burst-worker";
+import type { HubStats } from "../../durable-objects/quotes/hub-api";
 import {
   clientIp,
   closedLoop,
@@ -763,10 +764,15 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   return { rows: [], verdicts: [v1, v2, v3, v4] };
 }
 
-/** The hub's largest D1 query count in one invocation, through the operator route. */
-async function hubPeakQueries(base: string, product_id: number): Promise<number> {
+/** A product's hub figures (hub-api.ts HubStats), through the console's route as the demo operator. */
+export async function hubStats(base: string, product_id: number): Promise<HubStats> {
   const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
-  return dataOf<{ peak_queries: number }>("hub stats", await postJson(`${base}/api/admin/products/${product_id}/stats`, {}, { token: op })).peak_queries;
+  return dataOf<HubStats>("hub stats", await postJson(`${base}/api/admin/products/${product_id}/stats`, {}, { token: op }));
+}
+
+/** The hub's largest D1 query count in one invocation. */
+async function hubPeakQueries(base: string, product_id: number): Promise<number> {
+  return (await hubStats(base, product_id)).peak_queries;
 }
 
 async function verifyBurst(db: Db, T: number) {

@@ -79,7 +79,7 @@ export async function touchLiveSessions(db: Db, kind: SessionKind, token_hashes:
       AND token_hash IN (SELECT value FROM json_each(${JSON.stringify(token_hashes)}))
       AND ${now_ms} < MIN(last_seen_at_ms + idle_timeout_ms, absolute_expires_at_ms)
     RETURNING token_hash, subject_id, idle_timeout_ms, absolute_expires_at_ms`);
-  for (const r of rows) live.set(r.token_hash, { subject_id: r.subject_id, expires_at_ms: Math.min(now_ms + r.idle_timeout_ms, r.absolute_expires_at_ms) });
+  for (const r of rows) live.set(r.token_hash, { subject_id: r.subject_id, expires_at_ms: expiryAfterUse(r, now_ms) });
   return live;
 }
 
@@ -118,7 +118,12 @@ async function checkSession(db: Db, row: typeof sessions.$inferSelect | undefine
   if (now_ms - row.last_seen_at_ms >= TOUCH_EVERY_MS) {
     await db.update(sessions).set({ last_seen_at_ms: now_ms }).where(eq(sessions.token_hash, row.token_hash));
   }
-  return { status: "ok", token_hash: row.token_hash, subject_id: row.subject_id, expires_at_ms: Math.min(now_ms + row.idle_timeout_ms, row.absolute_expires_at_ms) };
+  return { status: "ok", token_hash: row.token_hash, subject_id: row.subject_id, expires_at_ms: expiryAfterUse(row, now_ms) };
+}
+
+/** When a session used at `now_ms` expires: idle from now, never past its absolute lifetime. */
+function expiryAfterUse(row: { idle_timeout_ms: number; absolute_expires_at_ms: number }, now_ms: number): number {
+  return Math.min(now_ms + row.idle_timeout_ms, row.absolute_expires_at_ms);
 }
 
 export function revokeSession(db: Db, token_hash: string, now_ms: number) {
