@@ -18,9 +18,16 @@ const OWN_WORKERD = [
   "tests/api/transparency/*.test.ts",
 ];
 
+/**
+ * Vite's pre-bundles live in the checkout, not in node_modules: checkouts that share one
+ * node_modules (git worktrees) would otherwise rebuild each other's bundles mid-run.
+ */
+const CACHE_DIR = ".cache/vite";
+
 /** The real Worker, D1 and R2 inside workerd, under production's D1 limits. */
 function workersProject(name: string, files: { include: string[]; exclude?: string[]; isolate: boolean }) {
   return {
+    cacheDir: CACHE_DIR,
     plugins: [
       cloudflareTest(async () => ({
         main: "./worker/index.ts",
@@ -65,15 +72,18 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
  * must run first: the Worker imports the Remix build.
  */
 export default defineConfig({
+  cacheDir: CACHE_DIR,
   test: {
     // Vitest's default on a 2-core machine is one file at a time; API test files spend much of
     // their time waiting on workerd (timers, sockets, D1), so two at once finish sooner.
     maxWorkers: 2,
     projects: [
       {
+        cacheDir: CACHE_DIR,
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
       },
       {
+        cacheDir: CACHE_DIR,
         // Node tests that start their own `wrangler dev` (the real-exchange adapter).
         test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000 },
       },

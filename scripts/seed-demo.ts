@@ -110,13 +110,15 @@ async function seedChannels(db: Db, now_ms: number): Promise<string[]> {
 }
 
 /**
- * 10,000 USDT for `demo` as two deposits of 5,000, each below the four-eyes threshold, since
- * the demo has one operator and a single 10,000 deposit would wait for a second one.
+ * 10,000 USDT for `demo` as two deposits of 5,000, each below the four-eyes threshold. The
+ * second passes the user's rolling 24 h total of solo credits, so `auditor` confirms it, as a
+ * second operator must.
  */
 async function seedOpeningDeposits(db: Db, bucket: R2Bucket, now_ms: number): Promise<string[]> {
   if (await db.query.deposits.findFirst({ where: eq(deposits.request_key, "seed:demo-opening-deposit") })) return [];
   const demo = (await db.query.users.findFirst({ where: eq(users.account, DEMO.user.account) }))!;
   const operator = (await db.query.operators.findFirst({ where: eq(operators.account, DEMO.operator.account) }))!;
+  const auditor = (await db.query.operators.findFirst({ where: eq(operators.account, DEMO.operator2.account) }))!;
   const png = Uint8Array.from(atob(DEMO_SCREENSHOT_PNG), (ch) => ch.charCodeAt(0));
   const upload = await storeUpload(db, bucket, demo.id, png, now_ms);
   if (upload.status !== "ok") throw new Error(`seed: screenshot: ${upload.status}`);
@@ -127,7 +129,8 @@ async function seedOpeningDeposits(db: Db, bucket: R2Bucket, now_ms: number): Pr
     const submitted = await submitDeposit(db, { user_id: demo.id, kind: "crypto", channel_id: trc20.id, amount_micro: 5_000 * USDT, tx_hash, image_id: upload.upload.id, request_key: key }, now_ms);
     if (submitted.status !== "ok") throw new Error(`seed: deposit: ${submitted.status}`);
     if (submitted.deposit.status !== "review") continue;
-    const approved = await approveDeposit(db, operator.id, submitted.deposit.id, { amount_micro: 5_000 * USDT, tx_ref: tx_hash }, now_ms);
+    let approved = await approveDeposit(db, operator.id, submitted.deposit.id, { amount_micro: 5_000 * USDT, tx_ref: tx_hash }, now_ms);
+    if (approved.status === "ok" && approved.deposit.status === "confirming") approved = await approveDeposit(db, auditor.id, submitted.deposit.id, { amount_micro: 5_000 * USDT, tx_ref: tx_hash }, now_ms);
     if (approved.status !== "ok") throw new Error(`seed: approve: ${approved.status}`);
   }
   return ["10,000 USDT for demo"];

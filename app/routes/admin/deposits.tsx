@@ -19,6 +19,7 @@ type DepositItem = Deposit & {
   tx_ref: string;
   approved_by: number | null;
   approved_by_account: string | null;
+  wait_reasons: string[];
   confirmed_by_account: string | null;
   address_owner: { user_id: number; account: string; index: number } | null;
 };
@@ -33,12 +34,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const queue = await loadQueue<DepositItem, (typeof STATUSES)[number]>(context, request, "/api/admin/deposits", STATUSES);
   const [waiting, config] = await Promise.all([
     queue.status === "review" ? adminApi<{ items: DepositItem[] }>(context, request, "/api/admin/deposits", { status: "confirming", row: 100 }) : null,
-    adminApi<{ four_eyes: { threshold_micro: number } }>(context, request, "/api/admin/money_config"),
+    adminApi<{ four_eyes: { threshold_micro: number; operator_24h_micro: number; user_24h_micro: number } }>(context, request, "/api/admin/money_config"),
   ]);
   return {
     ...queue,
     waiting: waiting?.code === 1 ? waiting.data.items : [],
     threshold_micro: config.code === 1 ? config.data.four_eyes.threshold_micro : null,
+    solo: config.code === 1 ? { operator: config.data.four_eyes.operator_24h_micro, user: config.data.four_eyes.user_24h_micro } : null,
   };
 }
 
@@ -57,6 +59,7 @@ export default function AdminDeposits() {
         ))}
       </QueuePage>
       {data.threshold_micro !== null ? <p className="muted">{t("deposits.threshold_hint", { threshold: formatUsdt(data.threshold_micro, i18n.language) })}</p> : null}
+      {data.solo ? <p className="muted" data-testid="solo-limits">{t("deposits.solo_limits_hint", { operator: formatUsdt(data.solo.operator, i18n.language), user: formatUsdt(data.solo.user, i18n.language) })}</p> : null}
       {data.waiting.length > 0 ? (
         <section data-testid="deposits-waiting">
           <h2>{t("deposits.waiting_title")}</h2>
@@ -153,6 +156,16 @@ function Verification({ d }: { d: DepositItem }) {
       <span className="sub-label">{t("deposits.tx_ref")}:</span> <code className="mono">{d.tx_ref}</code>{" "}
       <span data-testid="first-approver">{t("deposits.first_by", { operator: d.approved_by_account })}</span>
       {d.confirmed_by_account ? <> · {t("deposits.confirmed_by", { operator: d.confirmed_by_account })}</> : null}
+      {d.wait_reasons.length > 0 ? (
+        <div data-testid="wait-reasons">
+          <span className="sub-label">{t("deposits.wait_label")}</span>{" "}
+          {d.wait_reasons.map((r) => (
+            <span key={r} className="tag" data-reason={r}>
+              {t(`deposits.wait_reason.${r}`)}
+            </span>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -177,7 +190,8 @@ function ApproveForm({ d, threshold, fetcher, busy }: { d: DepositItem; threshol
     const micro = typed.amount_micro;
     if (!tx_ref) return ui.toast(t("need_value", { field: t("deposits.tx_ref") }));
     const vars = { id: d.id, amount: formatUsdt(micro, i18n.language), account: d.account || `#${d.user_id}`, tx_ref };
-    const key = d.status === "confirming" ? "deposits.confirm_second" : threshold !== null && micro >= threshold ? "deposits.confirm_first" : "deposits.confirm_approve";
+    // Above the claim or the threshold it surely waits; past a daily total the answer says so.
+    const key = d.status === "confirming" ? "deposits.confirm_second" : micro > d.amount_micro || (threshold !== null && micro >= threshold) ? "deposits.confirm_first" : "deposits.confirm_approve";
     if (!(await ui.confirm(t(key, vars)))) return;
     fetcher.submit(data, { method: "post" });
   }

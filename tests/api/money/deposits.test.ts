@@ -166,7 +166,7 @@ describe("verified credit", () => {
   it("a small deposit credits the verified amount in one approval; the audit keeps claim and credit", async () => {
     const u = await newUser();
     const dep = await recharge(u.token, "300");
-    const op = await operatorToken();
+    const op = await newOperatorToken();
     const r = await approve(op, dep.data.id, "290.50", "  0xabc-verified  ");
     expect(r.code).toBe(1);
     expect(r.data).toMatchObject({ status: "approved", amount: "300.00", credited: "290.50", tx_ref: "0xabc-verified" });
@@ -182,7 +182,7 @@ describe("verified credit", () => {
   it("tx_ref is required (trimmed, at most 200 characters) and the amount has at most 2 decimals", async () => {
     const u = await newUser();
     const dep = await recharge(u.token, "40");
-    const op = await operatorToken();
+    const op = await newOperatorToken();
     const url = `/api/admin/deposits/${dep.data.id}/approve`;
     expect((await call(url, { amount: "40" }, { token: op })).data.error).toBe("incomplete");
     expect((await call(url, { amount: "40", tx_ref: "   " }, { token: op })).data.error).toBe("incomplete");
@@ -192,6 +192,99 @@ describe("verified credit", () => {
     expect((await call(url, { amount: "-1", tx_ref: "ref" }, { token: op })).data.error).toBe("amount_invalid");
     expect(await balance(u.token)).toEqual({ available: 0, locked: 0 });
     expect((await call(url, { amount: "40", tx_ref: "x".repeat(200) }, { token: op })).code).toBe(1);
+  });
+});
+
+describe("one operator never creates money alone", () => {
+  const waitReasons = async (op: string, id: number) => (await call("/api/admin/deposits", { status: "confirming", row: 100 }, { token: op })).data.items.find((d: { id: number }) => d.id === id)?.wait_reasons;
+
+  it("a credit above the user's claim waits for a second operator (a 10 USDT claim approved at 9,999.99, three times)", async () => {
+    const u = await newUser();
+    const a = await newOperatorToken();
+    const deps = [await recharge(u.token, "10"), await recharge(u.token, "10"), await recharge(u.token, "10")];
+    for (const dep of deps) {
+      const r = await approve(a, dep.data.id, "9999.99", `0xinflated-${dep.data.id}`);
+      expect(r.code).toBe(1);
+      expect(r.data.status).toBe("confirming");
+      expect(await waitReasons(a, dep.data.id)).toContain("above_claim");
+    }
+    expect(await balance(u.token)).toEqual({ available: 0, locked: 0 });
+    for (const dep of deps) expect(await creditsOf(dep.data.id)).toBe(0);
+    // At the claim, one operator suffices.
+    const fair = await recharge(u.token, "10");
+    expect((await approve(a, fair.data.id, "10", "0xfair")).data.status).toBe("approved");
+    // Below the claim (less arrived than claimed) too.
+    const less = await recharge(u.token, "10");
+    expect((await approve(a, less.data.id, "9.50", "0xless")).data.status).toBe("approved");
+    expect(await balance(u.token)).toEqual({ available: 19_500_000, locked: 0 });
+  });
+
+  it("past the user's rolling 24 h total of solo credits, a deposit waits for a second operator", async () => {
+    const u = await newUser();
+    const [a, b] = [await newOperatorToken(), await newOperatorToken()];
+    const first = await recharge(u.token, "3000");
+    expect((await approve(a, first.data.id, "3000", "0xu1")).data.status).toBe("approved");
+    // Another operator does not reset the user's total.
+    const second = await recharge(u.token, "3000");
+    expect((await approve(b, second.data.id, "3000", "0xu2")).data.status).toBe("confirming");
+    expect(await waitReasons(a, second.data.id)).toEqual(["user_daily_total"]);
+    expect(await balance(u.token)).toEqual({ available: 3_000 * USDT, locked: 0 });
+    // The other operator confirms: credited, and it does not count as a solo credit.
+    expect((await approve(a, second.data.id, "3000", "0xu2")).data.status).toBe("approved");
+    expect(await balance(u.token)).toEqual({ available: 6_000 * USDT, locked: 0 });
+  });
+
+  it("past the operator's rolling 24 h total of solo credits, deposits wait for a second operator", async () => {
+    const a = await newOperatorToken();
+    const limits = (await call("/api/admin/money_config", {}, { token: a })).data.four_eyes;
+    expect(limits).toMatchObject({ operator_24h_micro: 20_000 * USDT, user_24h_micro: 5_000 * USDT });
+    // Four users at 4,999 USDT each (each under the threshold and the user total): 19,996 USDT alone.
+    for (let i = 0; i < 4; i++) {
+      const u = await newUser();
+      const dep = await recharge(u.token, "4999");
+      const r = await approve(a, dep.data.id, "4999", `0xop-${i}`);
+      expect(r.data?.status, r.msg).toBe("approved");
+    }
+    const last = await newUser();
+    const dep = await recharge(last.token, "10");
+    expect((await approve(a, dep.data.id, "10", "0xop-last")).data.status).toBe("confirming");
+    expect(await waitReasons(a, dep.data.id)).toEqual(["operator_daily_total"]);
+    expect(await balance(last.token)).toEqual({ available: 0, locked: 0 });
+    // Another operator alone still may.
+    const other = await newUser();
+    const dep2 = await recharge(other.token, "10");
+    expect((await approve(await newOperatorToken(), dep2.data.id, "10", "0xother-op")).data.status).toBe("approved");
+  });
+
+  it("two solo approvals racing past the operator's total: one credits, the other waits", async () => {
+    const a = await newOperatorToken();
+    const users = [await newUser(), await newUser(), await newUser(), await newUser(), await newUser()];
+    const deps = [];
+    for (const u of users) deps.push(await recharge(u.token, "4500"));
+    // 4 × 4,500 = 18,000 alone; the fifth, in parallel with the fourth, would pass 20,000.
+    for (const dep of deps.slice(0, 3)) expect((await approve(a, dep.data.id, "4500", `0xr-${dep.data.id}`)).data.status).toBe("approved");
+    const raced = await Promise.all(deps.slice(3).map((dep) => approve(a, dep.data.id, "4500", `0xr-${dep.data.id}`)));
+    expect(raced.map((r) => r.data.status).sort()).toEqual(["approved", "confirming"]);
+    const solo = await db.all<{ total: number }>(sql`SELECT SUM(credited_micro) AS total FROM deposits WHERE id IN (SELECT value FROM json_each(${JSON.stringify(deps.map((d) => d.data.id))})) AND status = 'approved'`);
+    expect(solo[0].total).toBe(18_000 * USDT);
+    expect((await checkLedger(db)).ok).toBe(true);
+  });
+
+  it("the database refuses a solo approval above the claim or past a rolling total, whatever the code does", async () => {
+    const u = await newUser();
+    const a = await newOperatorToken();
+    const dep = await recharge(u.token, "10");
+    const opId = (await db.all<{ id: number }>(sql`SELECT id FROM operators ORDER BY id DESC LIMIT 1`))[0].id;
+    const solo = (id: number, micro: number) =>
+      refusal(db.run(sql`UPDATE deposits SET status = 'approved', credited_micro = ${micro}, approved_by = ${opId}, four_eyes_micro = ${10_000 * USDT}, decided_at_ms = ${Date.now()} WHERE id = ${id}`));
+    expect(await solo(dep.data.id, 9_999_990_000)).toMatch(/deposits_solo_above_claim/);
+    const big = await recharge(u.token, "6000");
+    expect(await solo(big.data.id, 6_000 * USDT)).toMatch(/deposits_solo_user_total/);
+    expect((await depositRow(big.data.id)).status).toBe("review");
+    // The limits themselves are changed by migrations only.
+    expect(await refusal(db.run(sql`UPDATE solo_credit_limits SET micro = 1e15`))).toMatch(/set by migrations/);
+    expect(await refusal(db.run(sql`DELETE FROM solo_credit_limits`))).toMatch(/set by migrations/);
+    expect(a).toBeTruthy();
   });
 });
 
@@ -242,13 +335,13 @@ describe("four eyes", () => {
     const a = await newOperatorToken();
     expect((await approve(a, dep.data.id, "20000", "0xdirect")).data.status).toBe("confirming");
     const row = await depositRow(dep.data.id);
-    expect(await refusal(db.run(sql`UPDATE deposits SET status = 'approved' WHERE id = ${dep.data.id}`))).toMatch(/CHECK constraint failed: deposits_large_needs_two/);
+    expect(await refusal(db.run(sql`UPDATE deposits SET status = 'approved' WHERE id = ${dep.data.id}`))).toMatch(/CHECK constraint failed: deposits_large_needs_two|deposits_solo_/);
     expect(await refusal(db.run(sql`UPDATE deposits SET status = 'approved', confirmed_by = approved_by WHERE id = ${dep.data.id}`))).toMatch(/CHECK constraint failed: deposits_(four_eyes|large_needs_two)/);
     // Straight from review, as one operator: refused as well.
     const dep2 = await recharge(u.token, "15000");
     expect(
       await refusal(db.run(sql`UPDATE deposits SET status = 'approved', credited_micro = ${15_000 * USDT}, approved_by = ${row.approved_by}, four_eyes_micro = ${10_000 * USDT} WHERE id = ${dep2.data.id}`)),
-    ).toMatch(/CHECK constraint failed: deposits_large_needs_two/);
+    ).toMatch(/CHECK constraint failed: deposits_large_needs_two|deposits_solo_/);
     expect((await depositRow(dep.data.id)).status).toBe("confirming");
     expect((await depositRow(dep2.data.id)).status).toBe("review");
   });
@@ -283,11 +376,11 @@ describe("four eyes", () => {
   it("operators set the threshold in the money settings, audited", async () => {
     const op = await operatorToken();
     const cfg = async () => (await call("/api/admin/money_config", {}, { token: op })).data.four_eyes;
-    expect(await cfg()).toEqual({ threshold: "10000.00", threshold_micro: 10_000 * USDT });
+    expect(await cfg()).toMatchObject({ threshold: "10000.00", threshold_micro: 10_000 * USDT });
     expect((await call("/api/admin/deposit_four_eyes", { threshold: "500" }, { token: op })).data.error).toBe("incomplete");
     expect((await call("/api/admin/deposit_four_eyes", { threshold: "5.001", reason: "x" }, { token: op })).data.error).toBe("amount_decimals");
     expect((await call("/api/admin/deposit_four_eyes", { threshold: "500", reason: "tighter control" }, { token: op })).code).toBe(1);
-    expect(await cfg()).toEqual({ threshold: "500.00", threshold_micro: 500 * USDT });
+    expect(await cfg()).toMatchObject({ threshold: "500.00", threshold_micro: 500 * USDT });
     const audit = await db.all<{ data_json: string; reason: string }>(sql`SELECT data_json, reason FROM audit_log WHERE action = 'config.deposit_four_eyes' ORDER BY id DESC LIMIT 1`);
     expect(audit[0].reason).toBe("tighter control");
     expect(JSON.parse(audit[0].data_json)).toEqual({ before_micro: 10_000 * USDT, after_micro: 500 * USDT });
@@ -299,7 +392,7 @@ describe("four eyes", () => {
     const looser = await call("/api/admin/deposit_four_eyes", { threshold: "10000.01", reason: "fewer reviews" }, { token: op });
     expect(looser.data.error).toBe("four_eyes_ceiling");
     expect(looser.msg).toContain("10000.00 USDT");
-    expect(await cfg()).toEqual({ threshold: "500.00", threshold_micro: 500 * USDT });
+    expect(await cfg()).toMatchObject({ threshold: "500.00", threshold_micro: 500 * USDT });
     expect((await call("/api/admin/deposit_four_eyes", { threshold: "10000", reason: "back to default" }, { token: op })).code).toBe(1);
   });
 });

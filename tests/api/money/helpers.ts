@@ -38,9 +38,21 @@ export async function fundedUser(amount = "1000") {
   const u = await newUser();
   const dep = await recharge(u.token, amount);
   const op = await operatorToken();
-  const ok = await approve(op, dep.data.id, amount);
-  if (ok.code !== 1) throw new Error(`approve: ${ok.msg}`);
+  await credit(op, dep.data.id, amount);
   return { ...u, op };
+}
+
+/**
+ * Credits a deposit at its claimed amount: the operator's approval, and when it waits for a second
+ * operator (past the threshold or a rolling solo total), the other demo operator's confirmation.
+ */
+export async function credit(op: string, id: number, amount: string): Promise<Answer> {
+  const first = await approve(op, id, amount);
+  if (first.code !== 1) throw new Error(`approve: ${first.msg}`);
+  if (first.data.status !== "confirming") return first;
+  const second = await approve(await operatorToken(DEMO.operator2.account, DEMO.operator2.password), id, amount);
+  if (second.code !== 1) throw new Error(`confirm: ${second.msg}`);
+  return second;
 }
 
 /** An operator's approval with what they verified (the amount that arrived and its reference). */

@@ -12,7 +12,7 @@ import { createChannel, updateChannel } from "../../domain/deposits/channels";
 import { approveDeposit, rejectDeposit, type DecideResult } from "../../domain/deposits/decide";
 import { listChannels } from "../../domain/deposits/channels";
 import { listDepositsByStatus, type Deposit } from "../../domain/deposits/deposits";
-import { getFourEyesThreshold, setFourEyesThreshold } from "../../domain/deposits/four-eyes";
+import { getFourEyesThreshold, getSoloLimits, setFourEyesThreshold, WAIT_REASONS, type WaitReason } from "../../domain/deposits/four-eyes";
 import { userBalances } from "../../domain/ledger/balances";
 import { checkLedger } from "../../domain/ledger/check";
 import { userStatement } from "../../domain/ledger/statement";
@@ -176,12 +176,18 @@ export const adminMoneyApi = new Hono<AppEnv>()
   // Money configuration
   .on(["GET", "POST"], "/money_config", async (c) => {
     const db = c.get("db");
-    const [channels, bank, rules, four_eyes_micro, binding_wait_hours] = await Promise.all([listChannels(db, { only_enabled: false }), getBankAccount(db), getRules(db), getFourEyesThreshold(db), getBindingWaitHours(db)]);
+    const [channels, bank, rules, four_eyes_micro, solo, binding_wait_hours] = await Promise.all([listChannels(db, { only_enabled: false }), getBankAccount(db), getRules(db), getFourEyesThreshold(db), getSoloLimits(db), getBindingWaitHours(db)]);
     return ok(c, {
       channels: channels.map(channelOut),
       bank: { ...bank, min_amount: usdt(bank.min_amount_micro) },
       rules: { trc20: ruleOut(rules.trc20), bank: ruleOut(rules.bank) },
-      four_eyes: { threshold: usdt(four_eyes_micro), threshold_micro: four_eyes_micro },
+      four_eyes: {
+        threshold: usdt(four_eyes_micro),
+        threshold_micro: four_eyes_micro,
+        // What one operator may credit alone in 24 hours (set by migrations, not here).
+        operator_24h_micro: solo.operator_24h_micro,
+        user_24h_micro: solo.user_24h_micro,
+      },
       binding_wait: { hours: binding_wait_hours, min_hours: BINDING_WAIT_MIN_HOURS, max_hours: BINDING_WAIT_MAX_HOURS },
     });
   })
@@ -261,6 +267,8 @@ function adminDepositOut(d: Deposit) {
     confirmed_by: d.confirmed_by,
     four_eyes: d.four_eyes_micro === null ? null : usdt(d.four_eyes_micro),
     four_eyes_micro: d.four_eyes_micro,
+    /** Why a first approval waits for a second operator (empty when it did not). */
+    wait_reasons: d.wait_reason.split(",").filter((r): r is WaitReason => (WAIT_REASONS as readonly string[]).includes(r)),
   };
 }
 

@@ -98,6 +98,11 @@ export const deposits = sqliteTable(
     confirmed_by: integer("confirmed_by"),
     /** The threshold in force at the first approval: at or above it, two operators are needed. */
     four_eyes_micro: integer("four_eyes_micro"),
+    /**
+     * Why a first approval waits for a second operator (`confirming`): the reasons of
+     * worker/domain/deposits/four-eyes.ts, comma-separated; "" when one operator sufficed.
+     */
+    wait_reason: text("wait_reason").notNull().default(""),
     request_key: text("request_key").notNull(),
     request_hash: text("request_hash").notNull(),
     created_at_ms: integer("created_at_ms").notNull(),
@@ -110,6 +115,8 @@ export const deposits = sqliteTable(
     uniqueIndex("deposits_tx_once").on(t.channel_id, t.tx_hash).where(sql`${t.kind} = 'crypto' AND ${t.status} <> 'rejected'`),
     index("deposits_user_idx").on(t.user_id, t.id),
     index("deposits_status_idx").on(t.status, t.id),
+    // The rolling 24 h totals of credits one operator approved alone (the solo-credit trigger).
+    index("deposits_solo_idx").on(t.approved_by, t.decided_at_ms),
     check("deposits_amount_positive", sql`${t.amount_micro} > 0`),
     check("deposits_credited_positive", sql`${t.credited_micro} IS NULL OR ${t.credited_micro} > 0`),
     // Four eyes in the database: a large credit is approved only after a second, different
@@ -261,3 +268,14 @@ export const uploads = sqliteTable(
   },
   (t) => [index("uploads_user_idx").on(t.user_id)],
 );
+
+/**
+ * How much money one operator may create alone (without a second operator), over a rolling
+ * 24 hours: `deposit_operator_24h` per approving operator, `deposit_user_24h` per credited user.
+ * Written only by migrations (triggers refuse updates and deletes), read by the domain to decide
+ * and to show operators, and by the deposits trigger that is the final word.
+ */
+export const solo_credit_limits = sqliteTable("solo_credit_limits", {
+  key: text("key").primaryKey(),
+  micro: integer("micro").notNull(),
+});

@@ -1,9 +1,12 @@
 /**
  * Operators' decisions on deposits. The credit is what the operator verified (on chain or on
- * the bank statement), never what the user typed. At or above the four-eyes threshold a first
- * operator only records the verification (`confirming`, nothing credited) and a second,
- * different operator repeating the same amount and reference completes it. The database's
- * CHECKs (`deposits_four_eyes`, `deposits_large_needs_two`) are the final word on that rule.
+ * the bank statement), never what the user typed. One operator alone credits at most what the
+ * user claimed, below the four-eyes threshold and within the rolling 24 h totals of solo credits
+ * (four-eyes.ts, `waitReasons`); otherwise a first operator only records the verification
+ * (`confirming`, nothing credited, `wait_reason` says why) and a second, different operator
+ * repeating the same amount and reference completes it. The database's CHECKs
+ * (`deposits_four_eyes`, `deposits_large_needs_two`) and trigger (`deposits_solo_credit`) are the
+ * final word on that rule.
  */
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -14,7 +17,7 @@ import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
 import { postTransfers, type MoneyFailure, type Transfer } from "../ledger/transfer";
 import type { Deposit } from "./deposits";
-import { getFourEyesThreshold } from "./four-eyes";
+import { getFourEyesThreshold, getSoloLimits, soloTotals, waitReasons, type WaitReason } from "./four-eyes";
 import { refusedBy } from "../../db/refusal";
 import { notificationInsert } from "../notifications/notify";
 
@@ -29,6 +32,9 @@ export type DecideResult = { status: "ok"; deposit: Deposit } | { status: "not_f
 const DEPOSIT_REFUSALS = [
   ["deposits_four_eyes", "four_eyes_same_operator"],
   ["deposits_large_needs_two", "four_eyes_required"],
+  ["deposits_solo_above_claim", "four_eyes_required"],
+  ["deposits_solo_operator_total", "four_eyes_required"],
+  ["deposits_solo_user_total", "four_eyes_required"],
 ] as const;
 
 /** One batch: the caller's guard, update and audit, plus the credit when there is one. */
@@ -60,29 +66,45 @@ function auditData(d: Deposit, extra: Record<string, unknown>) {
 }
 
 /**
- * Approves a deposit under review, or confirms one that a first operator verified. Below
- * the threshold: review → approved with the credit, one batch. At or above: review →
- * confirming, nothing credited; then confirming → approved by another operator.
+ * Approves a deposit under review, or confirms one that a first operator verified. When one
+ * operator may credit it alone: review → approved with the credit, one batch. Otherwise:
+ * review → confirming with the reasons, nothing credited; then confirming → approved by another
+ * operator. Two solo approvals racing past a rolling total are settled by the trigger: the one
+ * it refuses is recorded as waiting instead.
  */
 export async function approveDeposit(db: Db, operator_id: number, id: number, v: Verification, now_ms: number): Promise<DecideResult> {
   const d = await db.query.deposits.findFirst({ where: eq(deposits.id, id) });
   if (!d) return { status: "not_found" };
   if (d.status === "confirming") return confirmDeposit(db, operator_id, d, v, now_ms);
   const threshold = await getFourEyesThreshold(db);
-  const large = v.amount_micro >= threshold;
-  const to = large ? "confirming" : "approved";
-  const set = { status: to, credited_micro: v.amount_micro, tx_ref: v.tx_ref, approved_by: operator_id, four_eyes_micro: threshold, ...(large ? {} : { decided_at_ms: now_ms }) } as const;
-  const data = auditData(d, { credited_micro: v.amount_micro, tx_ref: v.tx_ref, four_eyes_micro: threshold });
+  const reasonsNow = async () => {
+    const [limits, totals] = await Promise.all([getSoloLimits(db), soloTotals(db, operator_id, d.user_id, now_ms)]);
+    return waitReasons({ credited_micro: v.amount_micro, claimed_micro: d.amount_micro, threshold_micro: threshold, limits, ...totals });
+  };
+  const reasons = await reasonsNow();
+  const first = await firstApproval(db, operator_id, d, v, threshold, reasons, now_ms);
+  if (first.status !== "four_eyes_required" || reasons.length > 0) return first;
+  // Another solo approval took the room left in a rolling total between our read and our write.
+  const again = await reasonsNow();
+  return firstApproval(db, operator_id, d, v, threshold, again.length > 0 ? again : ["operator_daily_total"], now_ms);
+}
+
+async function firstApproval(db: Db, operator_id: number, d: Deposit, v: Verification, threshold: number, reasons: WaitReason[], now_ms: number): Promise<DecideResult> {
+  const id = d.id;
+  const wait = reasons.length > 0;
+  const to = wait ? "confirming" : "approved";
+  const set = { status: to, credited_micro: v.amount_micro, tx_ref: v.tx_ref, approved_by: operator_id, four_eyes_micro: threshold, wait_reason: reasons.join(","), ...(wait ? {} : { decided_at_ms: now_ms }) } as const;
+  const data = auditData(d, { credited_micro: v.amount_micro, tx_ref: v.tx_ref, four_eyes_micro: threshold, wait_reasons: reasons });
   return commit(
     db,
     id,
-    large ? [] : [credit(d, v.amount_micro)],
+    wait ? [] : [credit(d, v.amount_micro)],
     [
-      transitionInsert(db, { entity: "deposit", id, from: "review", to, actor_kind: "operator", actor_id: operator_id }, now_ms),
+      transitionInsert(db, { entity: "deposit", id, from: "review", to, actor_kind: "operator", actor_id: operator_id, reason: reasons.join(",") }, now_ms),
       db.update(deposits).set(set).where(and(eq(deposits.id, id), eq(deposits.status, "review"))),
-      auditInsert(db, { operator_id, action: large ? "deposit.approve_first" : "deposit.approve", target: `deposit:${id}`, data }, now_ms),
-      // A first approval of a large deposit credits nothing yet: the user hears at the confirmation.
-      ...(large ? [] : [depositNotice(db, d, "credited", v.amount_micro, now_ms)]),
+      auditInsert(db, { operator_id, action: wait ? "deposit.approve_first" : "deposit.approve", target: `deposit:${id}`, data }, now_ms),
+      // A first approval that waits credits nothing yet: the user hears at the confirmation.
+      ...(wait ? [] : [depositNotice(db, d, "credited", v.amount_micro, now_ms)]),
     ],
     now_ms,
   );
