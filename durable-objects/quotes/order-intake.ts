@@ -174,6 +174,8 @@ export class OrderIntake {
       this.written.groups++;
       this.written.orders += group.length;
       this.written.write_ms += this.deps.now() - started_ms;
+      // A group refused for old terms: the product is read again before the next order.
+      if (results.some((r) => r.status === "terms_changed")) this.product = null;
       group.forEach((g, i) => {
         const r = results[i];
         this.reserved = withOrder(this.reserved, riskOf(g.order), -1);

@@ -8,6 +8,7 @@ import { ApiError, fail } from "./envelope";
 import { adminApi } from "./resources/admin";
 import { adminMoneyApi } from "./resources/admin-money";
 import { adminTradesApi } from "./resources/admin-trades";
+import { adminTermsApi } from "./resources/admin-terms";
 import { adminEarnApi } from "./resources/admin-earn";
 import { adminPromotionsApi } from "./resources/admin-promotions";
 import { indexApi } from "./resources/index";
@@ -84,6 +85,7 @@ export function createApi() {
   app.route("/admin", adminApi);
   app.route("/admin", adminMoneyApi);
   app.route("/admin", adminTradesApi);
+  app.route("/admin", adminTermsApi);
   app.route("/admin", adminEarnApi);
   app.route("/admin", adminPromotionsApi);
   app.route("/admin", adminProfilesApi);

@@ -57,6 +57,7 @@ export function withdrawalOut(w: Withdrawal) {
     amount_micro: w.amount_micro,
     fee_micro: w.fee_micro,
     actual_micro: w.actual_micro,
+    terms_version: w.terms_version,
     status: w.status,
     tx_ref: w.tx_ref,
     reason: w.reason,
@@ -65,8 +66,8 @@ export function withdrawalOut(w: Withdrawal) {
   };
 }
 
-export function ruleOut(r: WithdrawalRule) {
-  return { fee_fixed: usdtExact(r.fee_fixed_micro), fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount: usdt(r.min_amount_micro), min_amount_micro: r.min_amount_micro, enabled: r.enabled };
+export function ruleOut(r: WithdrawalRule & { terms_version: number }) {
+  return { fee_fixed: usdtExact(r.fee_fixed_micro), fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount: usdt(r.min_amount_micro), min_amount_micro: r.min_amount_micro, enabled: r.enabled, terms_version: r.terms_version };
 }
 
 export function walletOut(w: Wallet) {

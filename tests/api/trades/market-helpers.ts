@@ -13,22 +13,34 @@ import { call, db, uniqueAccount } from "../helpers";
 
 export const USDT = 1_000_000;
 const OPERATOR = { account: "marketsop", password: "operator12345" };
+/** The second pair of eyes: opens the terms the first one proposes (decision 121). */
+const OPERATOR2 = { account: "marketsop2", password: "operator12345" };
 const INVITE = "MARKETS";
 
 let ready: Promise<void> | null = null;
 function setup() {
   ready ??= (async () => {
     await createOperator(db, OPERATOR, Date.now());
+    await createOperator(db, OPERATOR2, Date.now());
     await ensurePlatformInviteCode(db, INVITE, Date.now());
   })();
   return ready;
 }
 
-export async function operator(): Promise<string> {
+export async function operator(who = OPERATOR): Promise<string> {
   await setup();
-  const r = await call("/api/admin/login", OPERATOR);
+  const r = await call("/api/admin/login", who);
   if (r.code !== 1) throw new Error(`operator login: ${r.msg}`);
   return r.data.token;
+}
+
+export const secondOperator = () => operator(OPERATOR2);
+
+/** A second operator opens a proposal; the answer of the open. */
+export async function openTerms(proposal_id: number) {
+  const r = await call(`/api/admin/terms/proposals/${proposal_id}/open`, {}, { token: await secondOperator() });
+  if (r.code !== 1) throw new Error(`open terms: ${r.msg}`);
+  return r;
 }
 
 let funded = 0;

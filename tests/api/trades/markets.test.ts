@@ -6,7 +6,7 @@ import { checkLedger } from "../../../worker/domain/ledger/check";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements, type Order } from "../../../worker/domain/trades/orders";
 import { hubConfig, hubFor, hubStub } from "../../../worker/quotes";
 import { call, db, page, testEnv } from "../helpers";
-import { balance, market, operator, price, user, USDT } from "./market-helpers";
+import { balance, market, openTerms, operator, price, user, USDT } from "./market-helpers";
 
 const saveBody = (p: { symbol: string; name: string; feed_symbol: string }, over: Record<string, unknown> = {}) => ({
   reason: "test",
@@ -54,16 +54,22 @@ describe("a market's feed, price step and start price are frozen while it has op
     const ja = await call("/api/admin/products/save", { ...saveBody(p, { tick_size: "0.02" }), lang: "jpn" }, { token: op });
     expect(ja.msg).toContain("新しい銘柄");
     expect((await getProduct(db, p.id))!.tick_size_e8).toBe(1_000_000);
-    // Name, rates and the limit still save.
+    // The name saves at once; rates and the limit are proposed, and stand until a second operator opens them.
     const ok = await call("/api/admin/products/save", saveBody(p, { name: "Renamed", exposure_limit: "2500", durations: JSON.stringify([{ seconds: 60, profit_rate_bp: 7000, min_amount: "1", max_amount: "10000" }]) }), { token: op });
     expect(ok.code).toBe(1);
+    expect(ok.data.proposal_id).toBeGreaterThan(0);
+    const proposed = (await getProduct(db, p.id))!;
+    expect([proposed.name, proposed.exposure_limit_micro, proposed.durations[0].profit_rate_bp, proposed.terms_version]).toEqual(["Renamed", 100_000 * USDT, 8000, 1]);
+    await openTerms(ok.data.proposal_id);
     const saved = (await getProduct(db, p.id))!;
-    expect([saved.name, saved.exposure_limit_micro, saved.durations[0].profit_rate_bp]).toEqual(["Renamed", 2500 * USDT, 7000]);
+    expect([saved.name, saved.exposure_limit_micro, saved.durations[0].profit_rate_bp, saved.terms_version]).toEqual(["Renamed", 2500 * USDT, 7000, 2]);
     const [entry] = await db.select().from(audit_log).where(and(eq(audit_log.action, "product.update"), eq(audit_log.target, p.symbol)));
     const data = JSON.parse(entry.data_json);
     expect(data.before).toMatchObject({ name: p.name, exposure_limit_micro: 100_000 * USDT, durations: [{ seconds: 60, profit_rate_bp: 8000 }] });
-    expect(data.after).toMatchObject({ name: "Renamed", exposure_limit_micro: 2500 * USDT, tick_size_e8: 1_000_000, enabled: 1, durations: [{ seconds: 60, profit_rate_bp: 7000 }] });
+    expect(data.after).toMatchObject({ name: "Renamed", exposure_limit_micro: 100_000 * USDT, tick_size_e8: 1_000_000, enabled: 1, durations: [{ seconds: 60, profit_rate_bp: 8000 }] });
     expect(Object.keys(data.after).sort()).toEqual(Object.keys(data.before).sort());
+    const [opened] = await db.select().from(audit_log).where(and(eq(audit_log.action, "terms.open"), eq(audit_log.target, `market:${p.symbol}`)));
+    expect(JSON.parse(opened.data_json)).toMatchObject({ before: { exposure_limit_micro: 100_000 * USDT }, after: { exposure_limit_micro: 2500 * USDT, durations: [{ profit_rate_bp: 7000 }] }, version: 2 });
     // The console says why the fields are locked.
     const listed = (await call("/api/admin/products", {}, { token: op })).data.find((x: { id: number }) => x.id === p.id);
     expect(listed).toMatchObject({ open_orders: 1, exposure_limit: "2500.00" });
@@ -201,7 +207,9 @@ describe("exposure limit", () => {
     const p = await market();
     const a = await user(200);
     expect((await order(p.id, a.token, "up", "100")).code).toBe(1);
-    expect((await call("/api/admin/products/save", saveBody(p, { exposure_limit: "10" }), { token: op })).code).toBe(1);
+    const lowered = await call("/api/admin/products/save", saveBody(p, { exposure_limit: "10" }), { token: op });
+    expect(lowered.code).toBe(1);
+    await openTerms(lowered.data.proposal_id);
     expect((await order(p.id, a.token, "up", "1")).data.error).toBe("exposure_limit");
     expect((await order(p.id, a.token, "down", "20")).code).toBe(1);
   });

@@ -6,7 +6,7 @@ import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from ".
 import { hubFor } from "../../../worker/quotes";
 import { call, db, testEnv } from "../helpers";
 import { rkey } from "../money/helpers";
-import { balance, market, operator, user, USDT } from "./market-helpers";
+import { balance, market, openTerms, operator, user, USDT } from "./market-helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let FAST_ID = 0;
@@ -312,19 +312,32 @@ describe("operators configure markets", () => {
     expect((await call("/api/admin/products/save", body)).status).toBe(401);
     expect((await call("/api/admin/products/save", { ...body, reason: "" }, { token: op })).data.error).toBe("incomplete");
     expect((await call("/api/admin/products/save", { ...body, symbol: "SOLUSDT" }, { token: op })).data.error).toBe("invalid_field");
-    expect((await call("/api/admin/products/save", body, { token: op })).code).toBe(1);
+    // A new market is a proposal as a whole: nothing trades until a second operator opens it.
+    const proposed = await call("/api/admin/products/save", body, { token: op });
+    expect(proposed.code).toBe(1);
+    expect(proposed.data).toMatchObject({ id: null, proposal_id: expect.any(Number) });
+    expect((await call("/api/index/product_list")).data.some((p: { symbol: string }) => p.symbol === "SOL/USDT")).toBe(false);
+    expect((await call(`/api/admin/terms/proposals/${proposed.data.proposal_id}/open`, {}, { token: op })).data.error).toBe("terms_same_operator");
+    await openTerms(proposed.data.proposal_id);
     const list = await call("/api/index/product_list");
     const sol = list.data.find((p: { symbol: string }) => p.symbol === "SOL/USDT");
-    expect(sol).toMatchObject({ name: "Solana", fee_rate_bp: 80, durations: [{ seconds: 60, profit_rate: 0.87, min_amount: "5.00", max_amount: "500.00" }] });
-    const audit = await call("/api/admin/audit", { action: "product." }, { token: op });
-    expect(audit.data.items[0]).toMatchObject({ action: "product.create", target: "SOL/USDT", reason: "new market" });
+    expect(sol).toMatchObject({ name: "Solana", fee_rate_bp: 80, terms_version: 1, durations: [{ seconds: 60, profit_rate: 0.87, min_amount: "5.00", max_amount: "500.00" }] });
+    const audit = await call("/api/admin/audit", { action: "terms." }, { token: op });
+    expect(audit.data.items.slice(0, 2)).toMatchObject([
+      { action: "terms.open", target: "market:SOL/USDT" },
+      { action: "terms.propose", target: "market:SOL/USDT", reason: "new market" },
+    ]);
     // The market's hub takes a console change at once: the next order carries the new rate.
     const u = await user(100);
     const order = async () =>
       (await call("/api/order/addorder", { product_id: sol.id, direction: "up", amount: "10", seconds: 60, quote_price: (await call("/api/index/product", { id: sol.id })).data.price, client_order_id: rkey("sol") }, { token: u.token })).data.order;
     expect((await order()).profit_rate_bp).toBe(8700);
     const changed = { ...body, reason: "rate change", durations: JSON.stringify([{ seconds: 60, profit_rate_bp: 8000, min_amount: "5", max_amount: "500" }]) };
-    expect((await call("/api/admin/products/save", changed, { token: op })).code).toBe(1);
+    const rateChange = await call("/api/admin/products/save", changed, { token: op });
+    expect(rateChange.data.proposal_id).toBeGreaterThan(0);
+    // Until it is opened, orders keep the terms in force.
+    expect((await order()).profit_rate_bp).toBe(8700);
+    await openTerms(rateChange.data.proposal_id);
     expect((await order()).profit_rate_bp).toBe(8000);
     expect((await call("/api/admin/products/save", { ...changed, enabled: "0" }, { token: op })).code).toBe(1);
     expect((await call("/api/order/addorder", { product_id: sol.id, direction: "up", amount: "10", seconds: 60, quote_price: "150", client_order_id: rkey("off") }, { token: u.token })).status).toBe(404);

@@ -17,7 +17,10 @@ export const product: ProductWithDurations = {
   enabled: 1,
   sort: 0,
   created_at_ms: 0,
-  durations: [{ product_id: 1, seconds: 30, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }],
+  terms_version: 1,
+  terms_by: null,
+  terms_opened_by: null,
+  durations: [{ product_id: 1, seconds: 30, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT, terms_version: 1 }],
 };
 
 export const input: PlaceOrder = { user_id: 7, product_id: 1, direction: "up", stake_micro: 100 * USDT, seconds: 30, quote_price_e8: 60_000e8, request_key: "client:k1" };

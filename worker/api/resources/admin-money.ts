@@ -28,6 +28,7 @@ import { afterResponse } from "../idempotency";
 import { channelOut, depositOut, lineOut, ruleOut, usdt, usdtExact, withdrawalOut } from "../present";
 import type { AppEnv } from "../types";
 import { moneyFailure } from "./money-errors";
+import { termsFailure } from "./terms-errors";
 
 const Reason = z.object({ reason: text({ max: 500, invalid: "errors.reason_required" }) });
 const flag = z.preprocess((v) => v === true || v === "1" || v === "on" || v === "true", z.boolean());
@@ -228,7 +229,10 @@ export const adminMoneyApi = new Hono<AppEnv>()
     const channel = c.req.param("channel");
     if (channel !== "trc20" && channel !== "bank") throw new ApiError("errors.not_found", 404);
     const { reason, fee_fixed, min_amount, ...rest } = read(c, RuleBody);
-    await setRule(c.get("db"), c.get("operator").id, channel, { fee_fixed_micro: fee_fixed, min_amount_micro: min_amount, ...rest }, reason, Date.now());
+    const r = await setRule(c.get("db"), c.get("operator").id, channel, { fee_fixed_micro: fee_fixed, min_amount_micro: min_amount, ...rest }, reason, Date.now());
+    if (r.status === "out_of_bounds") throw termsFailure(r);
+    // Changed fees or minimum wait for a second operator (decision 121); the switch is saved.
+    if (r.status === "proposed") return ok(c, { proposal_id: r.proposal_id }, "errors.terms_proposed");
     return ok(c, null, "errors.saved");
   })
   .on(["GET", "POST"], "/ledger/check", async (c) => {

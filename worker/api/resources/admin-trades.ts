@@ -16,6 +16,7 @@ import { amount, id, int, optionalText, text } from "../fields";
 import { usdt } from "../present";
 import type { AppEnv } from "../types";
 import { hubConfig, hubFor, hubStub } from "../../quotes";
+import { termsFailure } from "./terms-errors";
 
 const price = z.union([z.string(), z.number()], { error: "errors.incomplete" }).transform((v, ctx) => {
   const p = parsePriceE8(v);
@@ -77,6 +78,7 @@ export const adminTradesApi = new Hono<AppEnv>()
         sort: p.sort,
         exposure_limit: usdt(p.exposure_limit_micro),
         exposure_limit_micro: p.exposure_limit_micro,
+        terms_version: p.terms_version,
         // While orders are open, feed symbol, price step and start price cannot change.
         open_orders: open.find((o) => o.product_id === p.id)?.n ?? 0,
         durations: p.durations.map((d) => ({ seconds: d.seconds, profit_rate_bp: d.profit_rate_bp, min_amount: usdt(d.min_stake_micro), max_amount: usdt(d.max_stake_micro) })),
@@ -107,10 +109,12 @@ export const adminTradesApi = new Hono<AppEnv>()
       b.reason,
       Date.now(),
     );
-    if (r.status === "tick_size_too_large") throw new ApiError("errors.tick_size_too_large", 200, { field: "tick_size" });
     if (r.status === "market_params_frozen") throw new ApiError("errors.market_params_frozen", 200, { fields: "feed_symbol,tick_size,start_price" });
-    // The symbol's hub takes the new rules now (it would re-read them within seconds anyway).
-    await hubStub(c.env, r.product.symbol).reload(hubConfig(r.product));
+    if (r.status === "tick_size_too_large" || r.status === "out_of_bounds") throw termsFailure(r);
+    // The symbol's hub takes the new settings now (it would re-read them within seconds anyway).
+    if (r.product) await hubStub(c.env, r.product.symbol).reload(hubConfig(r.product));
+    // Changed terms wait for a second operator (decision 121); the rest is saved.
+    if (r.status === "proposed") return ok(c, { id: r.product?.id ?? null, proposal_id: r.proposal_id }, "errors.terms_proposed");
     return ok(c, { id: r.product.id }, "errors.saved");
   })
   .on(["GET", "POST"], "/products/:id/stats", async (c) => {

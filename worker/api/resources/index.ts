@@ -8,6 +8,8 @@ import { resolveSessionWith } from "../../domain/identity/session";
 import { tokenFrom } from "../../middleware/auth";
 import { userChannelOut, usdt } from "../present";
 import { translate } from "../../i18n";
+import { formatAmount, formatPercentText } from "../../domain/money/units";
+import { MARKET_BOUNDS, WITHDRAWAL_BOUNDS } from "../../domain/terms/bounds";
 import { ok } from "../envelope";
 import type { AppEnv } from "../types";
 
@@ -50,11 +52,21 @@ export const indexApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/recharge_way", async (c) => ok(c, await rechargeWays(c)))
   .on(["GET", "POST"], "/recharge_way1", async (c) => ok(c, bankOut(await getBankAccount(c.get("db")))))
   .on(["GET", "POST"], "/getBA", async (c) => ok(c, bankOut(await getBankAccount(c.get("db")))))
+  // The published maxima of every term (decision 121): what no operator can go past.
+  .on(["GET", "POST"], "/terms_bounds", (c) => ok(c, { market: MARKET_BOUNDS, withdrawal: WITHDRAWAL_BOUNDS }))
   .on(["GET", "POST"], "/about", async (c) => {
-    const t = (k: string) => translate(c.get("locale"), `me.${k}`);
+    const t = (k: string, vars = {}) => translate(c.get("locale"), `me.${k}`, vars);
+    const pct = (bp: number) => `${formatPercentText(bp)} %`;
+    const bounds = {
+      payout_min: pct(MARKET_BOUNDS.profit_rate_bp.min),
+      payout_max: pct(MARKET_BOUNDS.profit_rate_bp.max),
+      fee_max: pct(MARKET_BOUNDS.fee_rate_bp.max),
+      wd_fixed_max: formatAmount(WITHDRAWAL_BOUNDS.fee_fixed_micro.max),
+      wd_rate_max: pct(WITHDRAWAL_BOUNDS.fee_rate_bp.max),
+    };
     return ok(c, {
       title: t("about_title"),
       intro: t("about_intro"),
-      sections: ["ledger", "prices", "rules"].map((s) => ({ title: t(`about_${s}_title`), body: t(`about_${s}_body`) })),
+      sections: ["ledger", "prices", "rules", "terms"].map((s) => ({ title: t(`about_${s}_title`), body: t(`about_${s}_body`, s === "terms" ? bounds : {}) })),
     });
   });

@@ -30,7 +30,8 @@ const RechargeBody = z.object({
   image: imageRef,
 });
 
-const WithdrawBody = z.object({ amount: amount(), wallet_id: optionalId(), bank_id: optionalId(), password: confirmPassword, code: confirmCode });
+/** `terms_version`: the channel's terms the form showed (its fee); our pages always send it. */
+const WithdrawBody = z.object({ amount: amount(), wallet_id: optionalId(), bank_id: optionalId(), password: confirmPassword, code: confirmCode, terms_version: optionalId().transform((v) => v ?? undefined) });
 
 export const moneyApi = new Hono<AppEnv>()
   .use("*", requireUser)
@@ -81,12 +82,14 @@ export const moneyApi = new Hono<AppEnv>()
     if ((body.wallet_id === null) === (body.bank_id === null)) throw new ApiError("errors.target_unknown");
     const request_key = idempotencyKey(c);
     await requirePassword(c, body.password, body.code);
-    const input = { user_id: user.id, amount_micro: body.amount, wallet_id: body.wallet_id, bank_id: body.bank_id, request_key, card_keys: await cardKeysOrNull(c) };
+    const input = { user_id: user.id, amount_micro: body.amount, wallet_id: body.wallet_id, bank_id: body.bank_id, request_key, card_keys: await cardKeysOrNull(c), terms_version: body.terms_version };
     // The server's clock (the test clock where enabled): the allow-list's wait is tested by moving it.
     const r = await requestWithdrawal(c.get("db"), input, await serverNow(c.env, c.get("db")));
     if (r.status === "below_minimum") throw new ApiError("errors.below_minimum", 200, { min: usdt(r.min_amount_micro) });
     if (r.status === "destination_waiting") throw new ApiError("errors.destination_waiting", 200, { opens: new Date(r.opens_at_ms) }, { opens_at: r.opens_at_ms });
     if (r.status === "paused") throw new ApiError("errors.withdraw_paused", 200, { until: new Date(r.until_ms) }, { until: r.until_ms });
+    // The channel's fee or minimum changed since the form was shown: the new rule, to show again.
+    if (r.status === "terms_changed") throw new ApiError("errors.withdraw_terms_changed", 200, {}, { rule: ruleOut(r.rule) });
     if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);
     if (!r.replayed) await afterResponse(c, notifyUser(c.env, user.id, { type: "balance", reason: "withdrawal" }));
     const w = withdrawalOut(r.withdrawal);

@@ -11,7 +11,7 @@ import { requireUser, tokenFrom } from "../../middleware/auth";
 import { hashSessionToken } from "../../domain/identity/session";
 import { hubConfigForProduct, hubFor, hubStub } from "../../quotes";
 import { ApiError, ok, read } from "../envelope";
-import { amount, id, int, pagination } from "../fields";
+import { amount, id, int, optionalId, pagination } from "../fields";
 import { idempotencyKey } from "../idempotency";
 import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
@@ -41,6 +41,8 @@ async function productOut(env: AppEnv["Bindings"], p: ProductWithDurations) {
     simulated: q?.simulated ?? (env.PRICE_FEED ?? "simulation") !== "binance",
     fee_rate: rate(p.fee_rate_bp),
     fee_rate_bp: p.fee_rate_bp,
+    /** Names these terms (fee, payout rates, stakes, hours): an order sends it back, and is refused if they changed. */
+    terms_version: p.terms_version,
     quote_tolerance_bp: p.quote_tolerance_bp,
     trading_hours: p.trading_hours,
     durations: p.durations.map(durationOut),
@@ -59,6 +61,7 @@ export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; rol
     fee: usdtExact(o.fee_micro),
     fee_micro: o.fee_micro,
     seconds: o.seconds,
+    terms_version: o.terms_version,
     profit_rate: rate(o.profit_rate_bp),
     profit_rate_bp: o.profit_rate_bp,
     expected_income: usdtExact(winnings(o.stake_micro, o.profit_rate_bp)),
@@ -104,6 +107,8 @@ const AddOrder = z.object({
     }
     return p;
   }),
+  /** The market's terms version the order sheet showed (`terms_version` of the product); our pages always send it. */
+  terms_version: optionalId().transform((v) => v ?? undefined),
 });
 
 export const marketsApi = new Hono<AppEnv>()
@@ -137,7 +142,7 @@ export const placeOrderApi = new Hono<AppEnv>().post("/addorder", async (c) => {
   const token_hash = hashSessionToken(token);
   // The symbol's QuoteHub checks the order against the product's rules and its latest tick,
   // and writes it (grouped with the orders arriving at the same moment).
-  const input = { product_id: body.product_id, direction: body.direction, stake_micro: body.amount, seconds: body.seconds, quote_price_e8: body.quote_price, request_key: idempotencyKey(c) };
+  const input = { product_id: body.product_id, direction: body.direction, stake_micro: body.amount, seconds: body.seconds, quote_price_e8: body.quote_price, request_key: idempotencyKey(c), terms_version: body.terms_version };
   const place = async (fresh: boolean) => {
     const config = await hubConfigForProduct(c.get("db"), body.product_id, { fresh });
     if (!config) throw new ApiError("errors.not_found", 404);
@@ -151,6 +156,8 @@ export const placeOrderApi = new Hono<AppEnv>().post("/addorder", async (c) => {
   const r = placed.result;
   if (r.status === "product_unknown") throw new ApiError("errors.not_found", 404);
   if (r.status === "price_moved") throw new ApiError("errors.price_moved", 200, { price: formatPriceE8(r.entry_price_e8) }, { price: formatPriceE8(r.entry_price_e8) });
+  // The sheet's terms are no longer in force: the page reads the market again and shows the new ones.
+  if (r.status === "terms_changed") throw new ApiError("errors.terms_changed", 200, {}, { terms_version: r.terms_version });
   if (r.status === "stake_out_of_range") throw new ApiError("errors.stake_out_of_range", 200, { min: usdt(r.min_stake_micro), max: usdt(r.max_stake_micro) });
   if (r.status === "limit_reached" || r.status === "self_excluded") throw await orderRefusalError(c, placed.user_id, r);
   if (r.status !== "ok") throw new ApiError(`errors.${r.status}`);

@@ -63,6 +63,10 @@ export const withdrawal_rules = sqliteTable(
     min_amount_micro: integer("min_amount_micro").notNull(),
     enabled: integer("enabled").notNull().default(1),
     updated_at_ms: integer("updated_at_ms").notNull(),
+    /** Fees and minimum are terms: changed by a proposal a different operator opens (worker/domain/terms/). */
+    terms_version: integer("terms_version").notNull().default(1),
+    terms_by: integer("terms_by"),
+    terms_opened_by: integer("terms_opened_by"),
   },
   (t) => [
     check("withdrawal_rules_fee_non_negative", sql`${t.fee_fixed_micro} >= 0 AND ${t.fee_rate_bp} >= 0 AND ${t.fee_rate_bp} <= 10000`),
@@ -190,6 +194,8 @@ export const withdrawals = sqliteTable(
     amount_micro: integer("amount_micro").notNull(),
     fee_micro: integer("fee_micro").notNull(),
     actual_micro: integer("actual_micro").notNull(),
+    /** The channel's terms version the fee was computed under. */
+    terms_version: integer("terms_version").notNull().default(1),
     status: text("status", { enum: ["review", "paid", "rejected", "cancelled"] }).notNull(),
     tx_ref: text("tx_ref").notNull().default(""),
     reason: text("reason").notNull().default(""),

@@ -27,6 +27,15 @@ export const products = sqliteTable(
     exposure_limit_micro: integer("exposure_limit_micro").notNull().default(100_000_000_000),
     enabled: integer("enabled").notNull().default(1),
     sort: integer("sort").notNull().default(0),
+    /**
+     * The market's terms (fee, exposure limit, trading hours, durations with their payout
+     * rates and stakes) are versioned: a change is a proposal that a different operator opens
+     * (worker/domain/terms/), which bumps the version. An order names the version it was shown.
+     */
+    terms_version: integer("terms_version").notNull().default(1),
+    /** Who proposed and who opened the terms in force (both null: set by the seed or a script). */
+    terms_by: integer("terms_by"),
+    terms_opened_by: integer("terms_opened_by"),
     created_at_ms: integer("created_at_ms").notNull(),
   },
   (t) => [
@@ -44,6 +53,8 @@ export const product_durations = sqliteTable(
     profit_rate_bp: integer("profit_rate_bp").notNull(),
     min_stake_micro: integer("min_stake_micro").notNull(),
     max_stake_micro: integer("max_stake_micro").notNull(),
+    /** The product's terms version these rows belong to (written only with a new version). */
+    terms_version: integer("terms_version").notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.product_id, t.seconds] }),
@@ -84,6 +95,8 @@ export const orders = sqliteTable(
     request_hash: text("request_hash").notNull(),
     /** Where the ticks came from: "simulation" (the committed hourly walk) or "binance:<SYMBOL>". */
     feed: text("feed").notNull().default("simulation"),
+    /** The market's terms version the order was placed under (a trigger holds it to the one in force). */
+    terms_version: integer("terms_version").notNull().default(1),
   },
   (t) => [
     uniqueIndex("orders_request_unique").on(t.user_id, t.request_key),
@@ -105,4 +118,37 @@ export const order_ticks = sqliteTable(
     trade_id: text("trade_id"),
   },
   (t) => [primaryKey({ columns: [t.order_id, t.ts_ms] })],
+);
+
+/**
+ * A proposed change of terms: a market's (kind "market", target its symbol; a new market too)
+ * or a withdrawal channel's (kind "withdrawal", target "trc20" or "bank"). The terms in force
+ * stand until a different operator opens it; opening writes them with a new terms version in
+ * the same batch. `base_version` is the version it was proposed against: if the terms changed
+ * since, it cannot be opened (it would undo the change unseen).
+ */
+export const terms_proposals = sqliteTable(
+  "terms_proposals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: ["market", "withdrawal"] }).notNull(),
+    target: text("target").notNull(),
+    /** The complete terms proposed, and those in force when proposed (null: a new market). */
+    terms_json: text("terms_json").notNull(),
+    before_json: text("before_json"),
+    base_version: integer("base_version").notNull(),
+    reason: text("reason").notNull(),
+    proposed_by: integer("proposed_by").notNull(),
+    proposed_at_ms: integer("proposed_at_ms").notNull(),
+    status: text("status", { enum: ["pending", "opened", "declined"] }).notNull(),
+    decided_by: integer("decided_by"),
+    decided_at_ms: integer("decided_at_ms"),
+    decline_reason: text("decline_reason").notNull().default(""),
+    /** The terms version opening it made. */
+    opened_version: integer("opened_version"),
+  },
+  (t) => [
+    index("terms_proposals_status_idx").on(t.status, t.kind, t.target),
+    check("terms_proposals_two_people", sql`${t.status} <> 'opened' OR (${t.decided_by} IS NOT NULL AND ${t.decided_by} <> ${t.proposed_by} AND ${t.opened_version} IS NOT NULL)`),
+  ],
 );

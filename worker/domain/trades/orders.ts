@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
+import { refusedBy } from "../../db/refusal";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
@@ -53,12 +54,16 @@ export type PlaceOrder = {
   seconds: number;
   quote_price_e8: number;
   request_key: string;
+  /** The market's terms version the order sheet showed; absent: the terms in force (API clients, the seed). */
+  terms_version?: number;
 };
 
 export type PlaceResult =
   | { status: "ok"; order: Order; replayed: boolean }
   | { status: "product_unknown" | "market_closed" | "duration_unknown" | "insufficient_funds" | "idempotency_conflict" | "no_price" | "exposure_limit" }
   | { status: "price_stale" }
+  /** The market's terms changed since the sheet was shown: nothing was placed. */
+  | { status: "terms_changed"; terms_version: number | null }
   | OrderRefusal
   | { status: "stake_out_of_range"; min_stake_micro: number; max_stake_micro: number }
   | { status: "price_moved"; entry_price_e8: number };
@@ -85,12 +90,15 @@ export const MAX_TICK_AGE_MS = 2_000;
 
 /**
  * The rules an order must pass before any money moves, as a pure function: an enabled
- * product inside its trading hours, a duration it offers, a stake in range, a fresh price,
+ * product whose terms are the ones the user was shown, inside its trading hours, a duration it offers, a stake in range, a fresh price,
  * and an entry price (the latest tick) within the product's tolerance of the quote the user
  * saw: a moved price is refused, never filled silently.
  */
 export function checkOrder(product: ProductWithDurations | null, input: PlaceOrder, latest: Tick | null, now_ms: number): { status: "ok"; order: CheckedOrder } | Exclude<PlaceResult, { status: "ok" }> {
   if (!product || product.id !== input.product_id || product.enabled !== 1) return { status: "product_unknown" };
+  // Terms named by the sheet must be the terms in force: a payout or fee changed while the
+  // user looked at the sheet is never applied to their order unseen.
+  if (input.terms_version !== undefined && input.terms_version !== product.terms_version) return { status: "terms_changed", terms_version: product.terms_version };
   if (!isTradingTime(product.trading_hours, now_ms)) return { status: "market_closed" };
   const duration = product.durations.find((d) => d.seconds === input.seconds);
   if (!duration) return { status: "duration_unknown" };
@@ -149,10 +157,19 @@ function orderStatements(db: Db, o: CheckedOrder): D1PreparedStatement[] {
         request_key: input.request_key,
         request_hash: o.request_hash,
         feed: o.feed ?? "simulation",
+        terms_version: product.terms_version,
       })
       .returning(),
     ...transfers.flatMap((t) => transferStatements(t, now_ms)),
   ]);
+}
+
+/**
+ * The database refused an order written under terms no longer in force (`orders_terms_in_force`:
+ * a hub still holding old terms after another operator opened new ones).
+ */
+function termsRefused(err: unknown): boolean {
+  return refusedBy(err, [["orders_terms_changed", "terms_changed"] as const]) !== null;
 }
 
 /** A refused group at most this large is written one order at a time; a larger one is halved. */
@@ -180,7 +197,7 @@ export async function writeOrders(db: Db, items: readonly CheckedOrder[]): Promi
         return { status: "ok", order: row, replayed: false } as const;
       });
     } catch (err) {
-      if (!classifyMoneyError(err) && !orderRefusal(err)) throw err;
+      if (!classifyMoneyError(err) && !orderRefusal(err) && !termsRefused(err)) throw err;
     }
     if (items.length > ORDER_GROUP_SPLIT_AT) {
       const half = Math.ceil(items.length / 2);
@@ -197,7 +214,7 @@ async function writeOne(db: Db, o: CheckedOrder): Promise<PlaceResult> {
     const [inserted] = await db.$client.batch<Order>(orderStatements(db, o));
     return { status: "ok", order: inserted.results[0], replayed: false };
   } catch (err) {
-    const refusal = orderRefusal(err);
+    const refusal = orderRefusal(err) ?? (termsRefused(err) ? ({ status: "terms_changed", terms_version: null } as const) : null);
     // The trigger counts a retry's own first copy against the limit: a replay answers first.
     if (refusal) return (await replayOf(db, o.input)) ?? refusal;
     const failure = classifyMoneyError(err);

@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { product_durations, products } from "../../db/schema";
-import type { Product } from "./orders";
+import { marketTermsOutOfBounds, sameMarketTerms, sortedDurations, type MarketTerms, type OutOfBounds } from "../terms/bounds";
+import { proposeTerms } from "../terms/proposals";
+import type { Product, ProductWithDurations } from "./orders";
 
 export type ProductInput = {
   symbol: string;
@@ -19,11 +21,35 @@ export type ProductInput = {
   durations: { seconds: number; profit_rate_bp: number; min_stake_micro: number; max_stake_micro: number }[];
 };
 
-export type SaveResult = { status: "ok"; product: Product } | { status: "market_params_frozen" } | { status: "tick_size_too_large" };
+export type SaveResult =
+  | { status: "ok"; product: Product }
+  /** Saved what an operator may change alone; the terms wait for a second operator (product null: a new market). */
+  | { status: "proposed"; product: Product | null; proposal_id: number }
+  | { status: "market_params_frozen" }
+  | { status: "tick_size_too_large" }
+  | OutOfBounds;
+
+/** A new market's exposure limit when none is given (the column's default). */
+export const DEFAULT_EXPOSURE_LIMIT_MICRO = 100_000_000_000;
 
 /** The price step must be at most 1/1,000 of the start price, or the simulated walk is a staircase. */
 export function tickSizeFits(start_price_e8: number, tick_size_e8: number): boolean {
   return BigInt(tick_size_e8) * 1000n <= BigInt(start_price_e8);
+}
+
+/** A market's terms as they stand. */
+export function marketTermsOf(p: ProductWithDurations): MarketTerms {
+  return { fee_rate_bp: p.fee_rate_bp, exposure_limit_micro: p.exposure_limit_micro, trading_hours: p.trading_hours, durations: sortedDurations(p.durations) };
+}
+
+/** The terms a save asks for (an absent exposure limit keeps the current one). */
+function termsOfInput(input: ProductInput, current: ProductWithDurations | null): MarketTerms {
+  return {
+    fee_rate_bp: input.fee_rate_bp,
+    exposure_limit_micro: input.exposure_limit_micro ?? current?.exposure_limit_micro ?? DEFAULT_EXPOSURE_LIMIT_MICRO,
+    trading_hours: input.trading_hours,
+    durations: sortedDurations(input.durations),
+  };
 }
 
 /**
@@ -39,13 +65,27 @@ function frozenChange(input: ProductInput) {
 
 /** The product and its durations as JSON, read inside the batch (the audit's "before"). */
 const productJson = (symbol: string) => sql`(SELECT json_object('name', p.name, 'feed_symbol', p.feed_symbol, 'start_price_e8', p.start_price_e8, 'tick_size_e8', p.tick_size_e8,
-  'fee_rate_bp', p.fee_rate_bp, 'quote_tolerance_bp', p.quote_tolerance_bp, 'trading_hours', p.trading_hours, 'exposure_limit_micro', p.exposure_limit_micro, 'enabled', p.enabled, 'sort', p.sort,
+  'fee_rate_bp', p.fee_rate_bp, 'quote_tolerance_bp', p.quote_tolerance_bp, 'trading_hours', p.trading_hours, 'exposure_limit_micro', p.exposure_limit_micro, 'enabled', p.enabled, 'sort', p.sort, 'terms_version', p.terms_version,
   'durations', (SELECT json_group_array(json_object('seconds', d.seconds, 'profit_rate_bp', d.profit_rate_bp, 'min_stake_micro', d.min_stake_micro, 'max_stake_micro', d.max_stake_micro)) FROM product_durations d WHERE d.product_id = p.id))
   FROM products p WHERE p.symbol = ${symbol})`;
 
+export async function getProductBySymbol(db: Db, symbol: string): Promise<ProductWithDurations | null> {
+  const [rows, durations] = await db.batch([
+    db.select().from(products).where(eq(products.symbol, symbol)).limit(1),
+    db.select({ d: product_durations }).from(product_durations).innerJoin(products, eq(products.id, product_durations.product_id)).where(eq(products.symbol, symbol)),
+  ]);
+  return rows[0] ? { ...rows[0], durations: sortedDurations(durations.map((r) => r.d)).map((d) => ({ ...d, product_id: rows[0].id, terms_version: rows[0].terms_version })) } : null;
+}
+
 /**
- * Creates or replaces a product and its durations in ONE batch (no read before it), with its
- * audit entry (when an operator does it) recording the product before and after. The
+ * Saves a market. An operator changes alone only what shapes no promise: name, order, the
+ * open/closed switch, the price tolerance and (while no order is open) the feed, price step and
+ * start price. The terms (fee, exposure limit, trading hours, durations with their payout rates
+ * and stakes) become a proposal that a different operator opens (worker/domain/terms/); until
+ * then the old terms stand. A new market is a proposal as a whole. `operator_id` null is the
+ * seed or a deployer's script: it writes everything at once, terms with a new version.
+ *
+ * One batch, with the audit entry (operators) recording the product before and after. The
  * open-orders rule is checked inside the same batch, so an order placed while the operator
  * saves cannot slip in between: the upsert writes an impossible tick size when it would change
  * a frozen field, the table's CHECK refuses it, and nothing of the batch is written. Nothing
@@ -53,20 +93,43 @@ const productJson = (symbol: string) => sql`(SELECT json_object('name', p.name, 
  */
 export async function saveProduct(db: Db, operator_id: number | null, input: ProductInput, reason: string, now_ms: number): Promise<SaveResult> {
   if (!tickSizeFits(input.start_price_e8, input.tick_size_e8)) return { status: "tick_size_too_large" };
-  const { durations, exposure_limit_micro, ...fields } = input;
-  const row = { ...fields, enabled: input.enabled ? 1 : 0, ...(exposure_limit_micro === undefined ? {} : { exposure_limit_micro }) };
+  const current = await getProductBySymbol(db, input.symbol);
+  const terms = termsOfInput(input, current);
+  const bounds = marketTermsOutOfBounds({ ...terms, quote_tolerance_bp: input.quote_tolerance_bp });
+  if (bounds) return bounds;
+  const termsChanged = !current || !sameMarketTerms(marketTermsOf(current), terms);
+  if (operator_id !== null && !current) {
+    const proposal = await proposeTerms(db, operator_id, { kind: "market", target: input.symbol, terms: { ...input, ...terms }, before: null, base_version: 0 }, reason, now_ms);
+    return { status: "proposed", product: null, proposal_id: proposal.id };
+  }
+  // A script writes the terms now (with a new version); an operator keeps those in force.
+  const written = operator_id === null ? terms : marketTermsOf(current!);
+  const version = current ? current.terms_version + (operator_id === null && termsChanged ? 1 : 0) : 1;
+  const r = await writeProduct(db, operator_id, input, written, version, current === null || version !== current.terms_version, reason, now_ms);
+  if (r.status !== "ok" || operator_id === null || !termsChanged) return r;
+  const proposal = await proposeTerms(db, operator_id, { kind: "market", target: input.symbol, terms, before: marketTermsOf(current!), base_version: current!.terms_version }, reason, now_ms);
+  return { status: "proposed", product: r.product, proposal_id: proposal.id };
+}
+
+/**
+ * Creates or updates a product by symbol, with `terms` at `version`. `newVersion`: the terms
+ * are new (a new product, or a script's change), so the durations are written, and the terms
+ * are nobody's (the seed or a script).
+ */
+async function writeProduct(db: Db, operator_id: number | null, input: ProductInput, terms: MarketTerms, version: number, newVersion: boolean, reason: string, now_ms: number): Promise<SaveResult> {
+  const { durations: _durations, exposure_limit_micro: _limit, ...fields } = input;
+  const row = { ...fields, fee_rate_bp: terms.fee_rate_bp, trading_hours: terms.trading_hours, exposure_limit_micro: terms.exposure_limit_micro, enabled: input.enabled ? 1 : 0, terms_version: version, ...(newVersion ? { terms_by: null, terms_opened_by: null } : {}) };
   const product_id = sql`(SELECT id FROM products WHERE symbol = ${input.symbol})`;
   // The audit's "after": the product as saved, i.e. its "before" with the submitted fields laid over it.
-  const { symbol: _symbol, ...after } = { ...row, durations };
+  const { symbol: _symbol, ...after } = { ...row, durations: terms.durations };
   const audit =
     operator_id === null
       ? []
       : [
           sql`INSERT INTO audit_log (operator_id, action, target, reason, data_json, created_at_ms)
-            VALUES (${operator_id}, CASE WHEN ${product_id} IS NULL THEN 'product.create' ELSE 'product.update' END, ${input.symbol}, ${reason},
+            VALUES (${operator_id}, 'product.update', ${input.symbol}, ${reason},
               json_object('before', json(${productJson(input.symbol)}), 'after', json_patch(COALESCE(${productJson(input.symbol)}, '{}'), json(${JSON.stringify(after)}))), ${now_ms})`,
         ];
-  // Create or update by symbol in one statement (a symbol names one market for good).
   const { symbol: _key, ...changes } = row;
   const write = db
     .insert(products)
@@ -76,8 +139,7 @@ export async function saveProduct(db: Db, operator_id: number | null, input: Pro
   const statements = d1Statements(db, [
     ...audit, // first: it reads the product as it was
     write,
-    db.delete(product_durations).where(eq(product_durations.product_id, product_id)),
-    ...durations.map((d) => db.insert(product_durations).values({ product_id: product_id as unknown as number, ...d })),
+    ...(newVersion ? durationStatements(db, product_id, terms, version) : []),
   ]);
   try {
     const results = await db.$client.batch<Product>(statements);
@@ -87,6 +149,17 @@ export async function saveProduct(db: Db, operator_id: number | null, input: Pro
     if (errorText(err).includes("products_positive")) return { status: "market_params_frozen" };
     throw err;
   }
+}
+
+/**
+ * A market's durations replaced by those of terms `version` (the product must already be at
+ * that version: the database refuses other rows, and deleting the rows of the version in force).
+ */
+export function durationStatements(db: Db, product_id: ReturnType<typeof sql>, terms: MarketTerms, version: number) {
+  return [
+    db.delete(product_durations).where(sql`${product_durations.product_id} = ${product_id} AND ${product_durations.terms_version} < ${version}`),
+    ...terms.durations.map((d) => db.insert(product_durations).values({ product_id: product_id as unknown as number, ...d, terms_version: version })),
+  ];
 }
 
 function errorText(err: unknown): string {

@@ -9,25 +9,57 @@ import { transitionInsert } from "../ledger/transitions";
 import { postTransfers, type MoneyFailure, type PostResult, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
 import { quoteWithdrawal, type Quote, type WithdrawalRule } from "./fees";
+import { sameWithdrawalTerms, withdrawalTermsOutOfBounds, type OutOfBounds, type WithdrawalTerms } from "../terms/bounds";
+import { proposeTerms } from "../terms/proposals";
 import { notificationInsert } from "../notifications/notify";
 
 export type Withdrawal = typeof withdrawals.$inferSelect;
 export type Channel = "trc20" | "bank";
 
-export async function getRules(db: Db): Promise<Record<Channel, WithdrawalRule>> {
+/** A channel's rule as it stands, with the terms version the withdrawal form names. */
+export type RuleInForce = WithdrawalRule & { terms_version: number };
+
+export async function getRules(db: Db): Promise<Record<Channel, RuleInForce>> {
   const rows = await db.select().from(withdrawal_rules);
-  const of = (channel: Channel): WithdrawalRule => {
+  const of = (channel: Channel): RuleInForce => {
     const r = rows.find((x) => x.channel === channel);
-    return r ? { fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount_micro: r.min_amount_micro, enabled: r.enabled === 1 } : { fee_fixed_micro: 0, fee_rate_bp: 0, min_amount_micro: 1, enabled: false };
+    return r
+      ? { fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount_micro: r.min_amount_micro, enabled: r.enabled === 1, terms_version: r.terms_version }
+      : { fee_fixed_micro: 0, fee_rate_bp: 0, min_amount_micro: 1, enabled: false, terms_version: 0 };
   };
   return { trc20: of("trc20"), bank: of("bank") };
 }
 
-export async function setRule(db: Db, operator_id: number | null, channel: Channel, rule: WithdrawalRule, reason: string, now_ms: number) {
-  const values = { fee_fixed_micro: rule.fee_fixed_micro, fee_rate_bp: rule.fee_rate_bp, min_amount_micro: rule.min_amount_micro, enabled: rule.enabled ? 1 : 0, updated_at_ms: now_ms };
-  const upsert = db.insert(withdrawal_rules).values({ channel, ...values }).onConflictDoUpdate({ target: withdrawal_rules.channel, set: values });
-  if (operator_id === null) await upsert;
-  else await db.batch([upsert, auditInsert(db, { operator_id, action: "config.withdrawal_rule", target: channel, reason, data: rule }, now_ms)]);
+export type SetRuleResult = { status: "ok" } | { status: "proposed"; proposal_id: number } | OutOfBounds;
+
+/**
+ * Saves a withdrawal channel's rule. Its open/closed switch is an operator's alone; its fees
+ * and minimum are terms (decision 121): an operator's change is a proposal that a different
+ * operator opens, and until then the old ones stand. `operator_id` null (the seed, a script)
+ * writes the terms at once with a new version.
+ */
+export async function setRule(db: Db, operator_id: number | null, channel: Channel, rule: WithdrawalRule, reason: string, now_ms: number): Promise<SetRuleResult> {
+  const terms: WithdrawalTerms = { fee_fixed_micro: rule.fee_fixed_micro, fee_rate_bp: rule.fee_rate_bp, min_amount_micro: rule.min_amount_micro };
+  const bounds = withdrawalTermsOutOfBounds(terms);
+  if (bounds) return bounds;
+  const current = (await getRules(db))[channel];
+  const changed = !sameWithdrawalTerms(current, terms);
+  if (operator_id === null) {
+    const values = { ...terms, enabled: rule.enabled ? 1 : 0, updated_at_ms: now_ms, ...(changed ? { terms_version: current.terms_version + 1, terms_by: null, terms_opened_by: null } : {}) };
+    await db.insert(withdrawal_rules).values({ channel, ...values }).onConflictDoUpdate({ target: withdrawal_rules.channel, set: values });
+    return { status: "ok" };
+  }
+  // The switch now (an existing channel only: a new one opens with its first terms).
+  if (current.terms_version > 0) {
+    await db.batch([
+      db.update(withdrawal_rules).set({ enabled: rule.enabled ? 1 : 0, updated_at_ms: now_ms }).where(eq(withdrawal_rules.channel, channel)),
+      auditInsert(db, { operator_id, action: "config.withdrawal_rule", target: channel, reason, data: { enabled: rule.enabled } }, now_ms),
+    ]);
+  }
+  if (!changed) return { status: "ok" };
+  const { enabled: _enabled, terms_version: base_version, ...before } = current;
+  const proposal = await proposeTerms(db, operator_id, { kind: "withdrawal", target: channel, terms, before: base_version > 0 ? before : null, base_version }, reason, now_ms);
+  return { status: "proposed", proposal_id: proposal.id };
 }
 
 export type RequestWithdrawal = {
@@ -38,6 +70,8 @@ export type RequestWithdrawal = {
   request_key: string;
   /** Card keys (binding/card-crypto.ts): a bank withdrawal opens the card and seals its payout details. */
   card_keys: CardKeys | null;
+  /** The channel's terms version the form showed (its fee and minimum); absent: the terms in force. */
+  terms_version?: number;
 };
 
 export type RequestResult =
@@ -45,7 +79,8 @@ export type RequestResult =
   | { status: "paused"; until_ms: number }
   | { status: "destination_waiting"; opens_at_ms: number }
   | { status: "target_unknown" | "idempotency_conflict" | "fee_exceeds_amount" | "channel_disabled" | "insufficient_funds" | "card_unavailable" }
-  | { status: "below_minimum"; min_amount_micro: number };
+  | { status: "below_minimum"; min_amount_micro: number }
+  | { status: "terms_changed"; rule: RuleInForce };
 
 /**
  * Requests a withdrawal: the whole amount moves from available to locked_withdrawal in the
@@ -62,10 +97,13 @@ export async function requestWithdrawal(db: Db, input: RequestWithdrawal, now_ms
   if (target.status !== "ok") return target;
   // The allow-list: a destination bound recently opens only after its waiting period.
   if (target.opens_at_ms > now_ms) return { status: "destination_waiting", opens_at_ms: target.opens_at_ms };
-  const quote = quoteWithdrawal((await getRules(db))[target.channel], input.amount_micro);
+  const rule = (await getRules(db))[target.channel];
+  // The fee the user was shown is the fee charged: a rule opened since refuses the request.
+  if (input.terms_version !== undefined && input.terms_version !== rule.terms_version) return { status: "terms_changed", rule };
+  const quote = quoteWithdrawal(rule, input.amount_micro);
   if (quote.status !== "ok") return quote;
 
-  const r = await postLocked(db, [lockTransfer(input, quote.amount_micro)], [withdrawalInsert(db, input, target, quote, hash, now_ms)], now_ms);
+  const r = await postLocked(db, [lockTransfer(input, quote.amount_micro)], [withdrawalInsert(db, input, target, quote, rule.terms_version, hash, now_ms)], now_ms);
   if (r.status === "paused") return { status: "paused", until_ms: await pausedUntil(db, input.user_id) };
   if (r.status === "duplicate_request" || r.status === "duplicate") {
     const raced = await findByRequest(db, input.user_id, input.request_key);
@@ -91,7 +129,7 @@ function lockTransfer(input: RequestWithdrawal, amount_micro: number): Transfer 
 }
 
 /** The request's row: first in its batch, so the pause guard refuses before anything moves. */
-function withdrawalInsert(db: Db, input: RequestWithdrawal, target: Extract<Target, { status: "ok" }>, quote: Extract<Quote, { status: "ok" }>, hash: string, now_ms: number) {
+function withdrawalInsert(db: Db, input: RequestWithdrawal, target: Extract<Target, { status: "ok" }>, quote: Extract<Quote, { status: "ok" }>, terms_version: number, hash: string, now_ms: number) {
   return db.insert(withdrawals).values({
     user_id: pausedGuardUserId(input.user_id, now_ms),
     channel: target.channel,
@@ -100,6 +138,7 @@ function withdrawalInsert(db: Db, input: RequestWithdrawal, target: Extract<Targ
     amount_micro: quote.amount_micro,
     fee_micro: quote.fee_micro,
     actual_micro: quote.actual_micro,
+    terms_version,
     status: "review",
     request_key: input.request_key,
     request_hash: hash,
