@@ -55,6 +55,8 @@ async function injectWallet(page: Page, opts: { reject?: string; names?: string[
 
 /** A device key an older version kept in clear (decision 058): hex in localStorage. */
 const LEGACY_DEVICE_KEY = "1e99423a4ed27608a15a2616a2b0e9e52ced330ac530edcc32c8ffc6a526aedd";
+const OTHER_LEGACY_DEVICE_KEY = "0c28fca386c7a227600b2fe50b7cae11ec86d3bf1fbe471be89827e19d72aa1d";
+const wifOf = (secret: Uint8Array) => createBase58check(sha256).encode(Uint8Array.from([0x80, ...secret, 0x01]));
 
 type StoredEverything = {
   local: Record<string, string>;
@@ -239,6 +241,20 @@ test("a device key an older version kept in clear is sealed on first use, the cl
   await expect(page).toHaveURL(/\/$/);
   expect(await accountName(page)).toBe(address);
   expectSealed(await storedEverything(page), secret, wif);
+
+  // A different clear key beside the sealed one (a tab still on the older version made it) is
+  // sealed too, under its own name; the device key stays the one that signed in.
+  const other = hex.decode(OTHER_LEGACY_DEVICE_KEY);
+  await page.evaluate((key) => localStorage.setItem("pl_device_btc_key", key), OTHER_LEGACY_DEVICE_KEY);
+  await signOut(page);
+  await open(page, "/pages/user/login2");
+  await expect(page.getByTestId("device-address")).toHaveText(address);
+  const both = await storedEverything(page);
+  expect(both.local).not.toHaveProperty("pl_device_btc_key");
+  expect(both.databases.flatMap((d) => d.ids)).toEqual(["archived:" + addressOfPrivateKey(other), "btc"]);
+  expect(both.keys).toHaveLength(2);
+  expectSealed(both, other, wifOf(other));
+  expectSealed(both, secret, wif);
 });
 
 test("several wallets without MetaMask: the page says so and lets the user pick", async ({ page }) => {
