@@ -1,7 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createBase58check } from "@scure/base";
+import { base64, createBase58check } from "@scure/base";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { hex } from "@scure/base";
 import { privateKeyToAccount } from "viem/accounts";
+import { parseSiweMessage } from "viem/siwe";
 import { addressOfPrivateKey } from "../../worker/domain/identity/bip137";
 import { open, signOut, words } from "./helpers";
 
@@ -16,10 +18,15 @@ const wallet = privateKeyToAccount(TEST_KEY);
 
 /**
  * A browser wallet for the page: an EIP-1193 provider announced by EIP-6963 that signs with
- * the test key through a function exposed from Node (viem), as an extension would.
+ * the test key through a function exposed from Node (viem), as an extension would. Like
+ * MetaMask it answers its address in lower case; the messages it signed are in `signed`.
  */
 async function injectWallet(page: Page, opts: { reject?: string; names?: string[] } = {}) {
-  await page.exposeFunction("__e2eSign", (message: string) => wallet.signMessage({ message }));
+  const signed: string[] = [];
+  await page.exposeFunction("__e2eSign", (message: string) => {
+    signed.push(message);
+    return wallet.signMessage({ message });
+  });
   await page.addInitScript(
     ({ address, reject, names }) => {
       const provider = {
@@ -41,8 +48,84 @@ async function injectWallet(page: Page, opts: { reject?: string; names?: string[
       window.addEventListener("eip6963:requestProvider", announce);
       announce();
     },
-    { address: wallet.address, reject: opts.reject ?? "", names: opts.names ?? ["E2E Wallet"] },
+    { address: wallet.address.toLowerCase(), reject: opts.reject ?? "", names: opts.names ?? ["E2E Wallet"] },
   );
+  return signed;
+}
+
+/** A device key an older version kept in clear (decision 058): hex in localStorage. */
+const LEGACY_DEVICE_KEY = "1e99423a4ed27608a15a2616a2b0e9e52ced330ac530edcc32c8ffc6a526aedd";
+const OTHER_LEGACY_DEVICE_KEY = "0c28fca386c7a227600b2fe50b7cae11ec86d3bf1fbe471be89827e19d72aa1d";
+const wifOf = (secret: Uint8Array) => createBase58check(sha256).encode(Uint8Array.from([0x80, ...secret, 0x01]));
+
+type StoredEverything = {
+  local: Record<string, string>;
+  databases: { db: string; store: string; ids: unknown[]; records: unknown }[];
+  keys: { extractable: boolean; exported: boolean; algorithm: string; usages: string[] }[];
+};
+
+/**
+ * Everything this origin keeps in localStorage and IndexedDB, read in the page: bytes as hex,
+ * each CryptoKey described with whether the page can export it (never its material).
+ */
+function storedEverything(page: Page): Promise<StoredEverything> {
+  return page.evaluate(async () => {
+    const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    const keys: StoredEverything["keys"] = [];
+    const plain = async (v: unknown): Promise<unknown> => {
+      if (v instanceof CryptoKey) {
+        const exported = await crypto.subtle.exportKey("raw", v).then(() => true, () => false);
+        keys.push({ extractable: v.extractable, exported, algorithm: v.algorithm.name, usages: [...v.usages].sort() });
+        return "[CryptoKey]";
+      }
+      if (v instanceof ArrayBuffer) return `hex:${toHex(new Uint8Array(v))}`;
+      if (ArrayBuffer.isView(v)) return `hex:${toHex(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))}`;
+      if (Array.isArray(v)) return Promise.all(v.map(plain));
+      if (v && typeof v === "object") return Object.fromEntries(await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await plain(x)])));
+      return v;
+    };
+    const databases: StoredEverything["databases"] = [];
+    for (const { name } of await indexedDB.databases()) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(name!);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const [records, ids] = await new Promise<[unknown[], IDBValidKey[]]>((resolve, reject) => {
+          const tx = db.transaction(store);
+          const all = tx.objectStore(store).getAll();
+          const allIds = tx.objectStore(store).getAllKeys();
+          tx.oncomplete = () => resolve([all.result, allIds.result]);
+          tx.onerror = () => reject(tx.error);
+        });
+        databases.push({ db: name!, store, ids, records: await plain(records) });
+      }
+      db.close();
+    }
+    return { local: { ...localStorage }, databases, keys };
+  });
+}
+
+/** No form of the secret is kept: its bytes (shown as hex), hex, base64 or WIF; only sealed keys the page cannot export. */
+function expectSealed(stored: StoredEverything, secret: Uint8Array, wif: string) {
+  const text = JSON.stringify(stored);
+  expect(text.toLowerCase()).not.toContain(hex.encode(secret));
+  expect(text).not.toContain(base64.encode(secret));
+  expect(text).not.toContain(wif);
+  expect(stored.databases.flatMap((d) => d.ids)).toContain("btc");
+  expect(stored.keys.length).toBeGreaterThan(0);
+  for (const key of stored.keys) expect(key).toEqual({ extractable: false, exported: false, algorithm: "AES-GCM", usages: ["decrypt", "encrypt"] });
+}
+
+async function exportedKey(page: Page) {
+  await page.getByRole("button", { name: en_auth.device_key_export }).click();
+  await expect(page.getByRole("alertdialog")).toContainText(en_auth.device_key_export_confirm);
+  await page.getByRole("button", { name: en_common.confirm }).click();
+  const wif = (await page.getByTestId("device-wif").textContent())!;
+  const payload = createBase58check(sha256).decode(wif);
+  expect([payload[0], payload.length, payload[33]]).toEqual([0x80, 34, 0x01]);
+  return { wif, secret: payload.slice(1, 33) };
 }
 
 /** The me tab's account name; a 42-character address must not widen the page past the phone. */
@@ -53,7 +136,7 @@ async function accountName(page: Page) {
 }
 
 test("a browser wallet signs in with Sign-In with Ethereum, again into the same account, then sets a password", async ({ page }) => {
-  await injectWallet(page);
+  const signed = await injectWallet(page);
   await open(page, "/pages/user/login");
   await page.screenshot({ path: "tests/.reports/password-login-390x844.png" });
   await page.getByRole("link", { name: en_auth.go_wallet_login }).click();
@@ -65,6 +148,10 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
 
   await signIn.click();
   await expect(page).toHaveURL(/\/$/);
+  // The page wrote the message with viem's builder: the lower-case address the wallet gave, checksummed (decision 110).
+  expect(signed).toHaveLength(1);
+  expect(signed[0].split("\n")[1]).toBe(wallet.address);
+  expect(parseSiweMessage(signed[0])).toMatchObject({ domain: new URL(page.url()).host, address: wallet.address, chainId: 1, version: "1" });
   const address = wallet.address.toLowerCase();
   expect(await accountName(page)).toBe(address);
 
@@ -130,13 +217,44 @@ test("without a wallet, a key made on this device signs in, and signs in again f
   // The export sits behind a confirmation, and what it shows is this address's key.
   await signOut(page);
   await open(page, "/pages/user/login2");
-  await page.getByRole("button", { name: en_auth.device_key_export }).click();
-  await expect(page.getByRole("alertdialog")).toContainText(en_auth.device_key_export_confirm);
-  await page.getByRole("button", { name: en_common.confirm }).click();
-  const exported = (await page.getByTestId("device-wif").textContent())!;
-  const payload = createBase58check(sha256).decode(exported);
-  expect([payload[0], payload.length, payload[33]]).toEqual([0x80, 34, 0x01]);
-  expect(addressOfPrivateKey(payload.slice(1, 33))).toBe(address);
+  const { wif, secret } = await exportedKey(page);
+  expect(addressOfPrivateKey(secret)).toBe(address);
+  // Storage holds it only sealed, under an AES-GCM key the page cannot export (decision 111).
+  expectSealed(await storedEverything(page), secret, wif);
+});
+
+test("a device key an older version kept in clear is sealed on first use, the clear copy removed, and still signs in", async ({ page }) => {
+  const secret = hex.decode(LEGACY_DEVICE_KEY);
+  const address = addressOfPrivateKey(secret);
+  await open(page, "/pages/user/login");
+  await page.evaluate((key) => localStorage.setItem("pl_device_btc_key", key), LEGACY_DEVICE_KEY);
+  expect((await storedEverything(page)).local.pl_device_btc_key).toBe(LEGACY_DEVICE_KEY);
+
+  await open(page, "/pages/user/login2");
+  await expect(page.getByTestId("device-address")).toHaveText(address);
+  const stored = await storedEverything(page);
+  expect(stored.local).not.toHaveProperty("pl_device_btc_key");
+  const { wif } = await exportedKey(page);
+  expectSealed(stored, secret, wif);
+
+  await page.getByRole("button", { name: en_auth.device_key_use }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await accountName(page)).toBe(address);
+  expectSealed(await storedEverything(page), secret, wif);
+
+  // A different clear key beside the sealed one (a tab still on the older version made it) is
+  // sealed too, under its own name; the device key stays the one that signed in.
+  const other = hex.decode(OTHER_LEGACY_DEVICE_KEY);
+  await page.evaluate((key) => localStorage.setItem("pl_device_btc_key", key), OTHER_LEGACY_DEVICE_KEY);
+  await signOut(page);
+  await open(page, "/pages/user/login2");
+  await expect(page.getByTestId("device-address")).toHaveText(address);
+  const both = await storedEverything(page);
+  expect(both.local).not.toHaveProperty("pl_device_btc_key");
+  expect(both.databases.flatMap((d) => d.ids)).toEqual(["archived:" + addressOfPrivateKey(other), "btc"]);
+  expect(both.keys).toHaveLength(2);
+  expectSealed(both, other, wifOf(other));
+  expectSealed(both, secret, wif);
 });
 
 test("several wallets without MetaMask: the page says so and lets the user pick", async ({ page }) => {
@@ -150,7 +268,7 @@ test("several wallets without MetaMask: the page says so and lets the user pick"
 
 test("a browser that keeps nothing: no wallet and no device key, each failure said", async ({ page }) => {
   await page.addInitScript(() => {
-    Storage.prototype.setItem = () => {
+    IDBFactory.prototype.open = () => {
       throw new Error("QuotaExceededError");
     };
   });

@@ -59,9 +59,9 @@ export default function WalletLogin() {
   const failed = (err: unknown) => ui.toast(err instanceof TypeError ? tc("toast_error") : errorText(err), TOAST_MS);
 
   /** No wallet: a device key takes its place; neither: say both failed. */
-  function noWallet() {
+  async function noWallet() {
     try {
-      setDevice(loadOrCreateDeviceKey());
+      setDevice(await loadOrCreateDeviceKey());
       toast("toast_metamask_missing");
     } catch {
       toast("toast_both_failed");
@@ -73,7 +73,7 @@ export default function WalletLogin() {
     setWallets(found);
     const choice = chooseWallet(found);
     if (choice.status === "none") return noWallet();
-    setDevice(storedDeviceKey());
+    setDevice(await storedDeviceKey());
     if (choice.status === "choose") toast("toast_metamask_not_selected");
     return choice;
   }
@@ -114,7 +114,7 @@ export default function WalletLogin() {
   async function withDeviceKey() {
     let key: DeviceKey;
     try {
-      key = loadOrCreateDeviceKey();
+      key = await loadOrCreateDeviceKey();
       setDevice(key);
     } catch (err) {
       return toast("toast_btc_failed", err);
@@ -122,7 +122,7 @@ export default function WalletLogin() {
     setBusy(true);
     try {
       const message = challengeFor("btc", key.address, await fetchNonce(i18n.language), t("wallet_statement"));
-      submit({ account: key.address, message, signature: key.sign(message), type: "btc" });
+      submit({ account: key.address, message, signature: await key.sign(message), type: "btc" });
     } catch (err) {
       failed(err);
     } finally {
@@ -131,7 +131,9 @@ export default function WalletLogin() {
   }
 
   async function exportKey() {
-    if (device && (await ui.confirm(t("device_key_export_confirm")))) setWif(device.exportWif());
+    if (!device || !(await ui.confirm(t("device_key_export_confirm")))) return;
+    // The key is unsealed for this one export (device-key-vault.ts).
+    await device.exportWif().then(setWif, failed);
   }
 
   const disabled = busy || fetcher.state !== "idle";

@@ -47,7 +47,7 @@ async function signedBody(s: Signer, over: Partial<ChallengeFields> = {}) {
   return { account: s.address, message, signature: await s.sign(message), type: s.kind };
 }
 
-const login = (body: Record<string, unknown>) => call("/api/user/loginByAddr", body);
+const login = (body: Record<string, unknown>, opts?: Parameters<typeof call>[2]) => call("/api/user/loginByAddr", body, opts);
 
 async function sessionsOf(address: string) {
   const user = await db.query.users.findFirst({ where: eq(users.account, address.toLowerCase()) });
@@ -206,21 +206,50 @@ describe.each([
 });
 
 describe("Ethereum specifics", () => {
-  it("accepts a message built by viem's own SIWE builder, with a checksummed address", async () => {
-    const account = privateKeyToAccount(generatePrivateKey());
+  /** A fixed test key: a viem local account signs as a browser wallet would. */
+  const FIXED_KEY = "0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63";
+
+  /** The page's message, built by viem's own SIWE builder: the address EIP-55 checksummed. */
+  async function siweMessage(address: `0x${string}`) {
     const issuedAt = new Date();
-    const message = createSiweMessage({
+    return createSiweMessage({
       domain: DOMAIN,
-      address: account.address,
+      address,
+      statement: "Sign in to Proofline.",
       uri: ORIGIN,
       version: "1",
       chainId: 1,
       nonce: await newNonce(),
       issuedAt,
-      expirationTime: new Date(issuedAt.getTime() + 60_000),
+      expirationTime: new Date(issuedAt.getTime() + CHALLENGE_TTL_MS),
     });
+  }
+
+  it("signs in with a message built by createSiweMessage and signed by a viem local account", async () => {
+    const account = privateKeyToAccount(FIXED_KEY);
+    const message = await siweMessage(account.address);
+    expect(message.split("\n")[1]).toBe(account.address);
+    expect(message).toBe(await challenge({ ...ethSigner(), address: account.address }, { nonce: /Nonce: (\w+)/.exec(message)![1], issued_at_ms: Date.parse(/Issued At: (.+)/.exec(message)![1]) }));
     const r = await login({ account: account.address, message, signature: await account.signMessage({ message }), type: "eth" });
     expect(r.code).toBe(1);
+    expect(r.data.userinfo.account).toBe(account.address.toLowerCase());
+  });
+
+  it("refuses a message whose address is all lower case (no EIP-55 checksum), signed or not, and leaves its nonce unspent", async () => {
+    const s = ethSigner();
+    const message = await siweMessage(s.address as `0x${string}`);
+    const lower = message.replace(s.address, s.address.toLowerCase());
+    expect(lower.split("\n")[1]).toBe(s.address.toLowerCase());
+    const r = await login({ account: s.address.toLowerCase(), message: lower, signature: await s.sign(lower), type: "eth" });
+    expect(r.code).toBe(0);
+    expect(r.status).toBe(200);
+    expect(r.data.error).toBe("wallet_address_not_checksummed");
+    expect(r.msg).toBe("The address in this sign-in message is not written with its EIP-55 checksum. Please sign in again with your wallet.");
+    expect(await sessionsOf(s.address)).toBe(0);
+    const de = await login({ account: s.address, message: lower, signature: await s.sign(lower), type: "eth" }, { headers: { lang: "de" } });
+    expect(de.msg).toBe("Die Adresse in dieser Anmeldenachricht ist nicht mit ihrer EIP-55-Prüfsumme geschrieben. Bitte melden Sie sich erneut mit Ihrer Wallet an.");
+    // The same nonce in the checksummed message still signs in once.
+    expect((await login({ account: s.address, message, signature: await s.sign(message), type: "eth" })).code).toBe(1);
   });
 
   it("refuses a message without an expiration time", async () => {

@@ -1,5 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
 import { describe, expect, it } from "vitest";
 import { addressOfPrivateKey, signBip137 } from "../../../worker/domain/identity/bip137";
 import { CHALLENGE_TTL_MS, challengeText, readChallenge, signatureMatches, type ChallengeFields } from "../../../worker/domain/identity/wallet-challenge";
@@ -33,6 +34,14 @@ describe("the challenge text", () => {
     );
   });
 
+  it("is viem's createSiweMessage, which writes the address EIP-55 checksummed even when the wallet answered it in lower case", () => {
+    const fields = { domain: "app.example", uri: "https://app.example", version: "1", chainId: 1, nonce: "abcdef0123456789", statement: "Sign in." } as const;
+    const viem = createSiweMessage({ ...fields, address: eth.address, issuedAt: new Date(NOW), expirationTime: new Date(NOW + CHALLENGE_TTL_MS) });
+    expect(text({ address: eth.address.toLowerCase() })).toBe(viem);
+    expect(text({ address: eth.address.toLowerCase() }).split("\n")[1]).toBe(eth.address);
+    expect(eth.address).not.toBe(eth.address.toLowerCase());
+  });
+
   it("names Bitcoin, the bc1q address and chain 0 for a device key", () => {
     const btc = text({ kind: "btc", address: btcAddress });
     expect(btc.split("\n").slice(0, 2)).toEqual(["app.example wants you to sign in with your Bitcoin account:", btcAddress]);
@@ -51,10 +60,25 @@ describe("readChallenge", () => {
     ["another domain", { domain: "evil.example" }],
     ["another origin", { uri: "https://evil.example" }],
     ["another scheme of our host", { uri: "http://app.example" }],
-    ["a nonce too short for EIP-4361", { nonce: "abc123" }],
     ["an issue time in the future", { issued_at_ms: NOW + 5 * 60_000 }],
   ])("refuses %s", (_name, over) => {
     expect(readChallenge("eth", eth.address, text(over), expected).status).toBe("message_invalid");
+  });
+
+  it("refuses a nonce too short for EIP-4361 (viem will not even write one)", () => {
+    expect(() => text({ nonce: "abc123" })).toThrow();
+    expect(readChallenge("eth", eth.address, text().replace("Nonce: abcdef0123456789", "Nonce: abc123"), expected).status).toBe("message_invalid");
+  });
+
+  it("refuses an Ethereum address without its EIP-55 checksum, all lower case or wrongly cased", () => {
+    const lower = text().replace(eth.address, eth.address.toLowerCase());
+    expect(lower).not.toBe(text());
+    expect(readChallenge("eth", eth.address, lower, expected).status).toBe("address_not_checksummed");
+    expect(readChallenge("eth", eth.address.toLowerCase(), lower, expected).status).toBe("address_not_checksummed");
+    const flipped = `0x${[...eth.address.slice(2)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("")}`;
+    expect(readChallenge("eth", eth.address, text().replace(eth.address, flipped), expected).status).toBe("address_not_checksummed");
+    // The checksum is about the message: the posted account may be in any case (accounts are stored lower-cased).
+    expect(readChallenge("eth", eth.address.toLowerCase(), text(), expected).status).toBe("ok");
   });
 
   it("takes EIP-4361's optional scheme only when it is ours", () => {

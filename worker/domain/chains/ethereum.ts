@@ -18,3 +18,11 @@ export function eip55(hex40: string): string {
 export function ethereumAddress(accountId: Uint8Array): string {
   return eip55(hex.encode(accountId));
 }
+
+/**
+ * An address written with its own EIP-55 checksum. All lower case carries no checksum, so it
+ * is refused where the checksum is required (a Sign-In with Ethereum message, decision 110).
+ */
+export function isChecksummedAddress(address: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(address) && eip55(address.slice(2)) === address;
+}

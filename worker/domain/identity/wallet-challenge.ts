@@ -1,7 +1,8 @@
 import { verifyMessage } from "viem";
 import { parseSiweMessage, validateSiweMessage } from "viem/siwe";
 import { isP2wpkhAddress, verifyBip137 } from "./bip137";
-import { BTC_CHAIN_ID, CHALLENGE_TTL_MS, ETH_CHAIN_ID, type Expected, type WalletKind } from "./wallet-message";
+import { isChecksummedAddress } from "../chains/ethereum";
+import { BTC_CHAIN_ID, CHALLENGE_TTL_MS, ETH_CHAIN_ID, ethereumHeader, PLACEHOLDER_ADDRESS, type Expected, type WalletKind } from "./wallet-message";
 
 export { BTC_CHAIN_ID, CHALLENGE_TTL_MS, challengeText, ETH_CHAIN_ID, type ChallengeFields, type Expected, type WalletKind } from "./wallet-message";
 
@@ -15,17 +16,19 @@ const CLOCK_SKEW_MS = 60_000;
 
 export type Challenge = { kind: WalletKind; address: string; nonce: string; issued_at_ms: number; expires_at_ms: number };
 
-export type ChallengeCheck = { status: "ok"; challenge: Challenge } | { status: "message_invalid" | "expired" };
+export type ChallengeCheck = { status: "ok"; challenge: Challenge } | { status: "message_invalid" | "address_not_checksummed" | "expired" };
 
 /**
  * Reads the challenge and checks everything but the signature and the nonce's freshness:
- * the text's form, that the address is `account`, our domain and origin, the chain, version
- * and times. viem parses and validates the Ethereum form with our domain passed explicitly.
+ * the text's form, that the address is `account` and EIP-55 checksummed, our domain and origin,
+ * the chain, version and times. viem parses and validates the Ethereum form with our domain
+ * passed explicitly; it takes any address case, so the checksum is ours to check (decision 110).
  */
 export function readChallenge(kind: WalletKind, account: string, message: string, expected: Expected): ChallengeCheck {
   const parsed = parseSiweMessage(kind === "eth" ? message : asEthereumHeader(message, account));
   const { nonce, issuedAt, expirationTime } = parsed;
   if (!nonce || !issuedAt || !expirationTime || !ownAddress(kind, account, parsed.address) || !ourSite(parsed, expected)) return { status: "message_invalid" };
+  if (kind === "eth" && !isChecksummedAddress(parsed.address ?? "")) return { status: "address_not_checksummed" };
   if (parsed.chainId !== (kind === "eth" ? ETH_CHAIN_ID : BTC_CHAIN_ID)) return { status: "message_invalid" };
   const issued_at_ms = issuedAt.getTime();
   const expires_at_ms = expirationTime.getTime();
@@ -48,15 +51,14 @@ function ourSite(parsed: { domain?: string; uri?: string; scheme?: string }, exp
  * header lines here and handing viem the same text with a placeholder Ethereum address, so
  * both kinds share one parser and one set of field rules.
  */
-const PLACEHOLDER = "0x0000000000000000000000000000000000000000";
 function asEthereumHeader(message: string, account: string): string {
   const m = /^([^\n]*) wants you to sign in with your Bitcoin account:\n([^\n]*)\n/.exec(message);
   if (!m || m[2] !== account) return "";
-  return `${m[1]} wants you to sign in with your Ethereum account:\n${PLACEHOLDER}\n${message.slice(m[0].length)}`;
+  return ethereumHeader(m[1], PLACEHOLDER_ADDRESS) + message.slice(m[0].length);
 }
 
 function ownAddress(kind: WalletKind, account: string, parsed: string | undefined): boolean {
-  if (kind === "btc") return parsed === PLACEHOLDER && isP2wpkhAddress(account);
+  if (kind === "btc") return parsed === PLACEHOLDER_ADDRESS && isP2wpkhAddress(account);
   return !!parsed && /^0x[0-9a-fA-F]{40}$/.test(account) && parsed.toLowerCase() === account.toLowerCase();
 }
 

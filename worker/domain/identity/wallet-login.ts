@@ -35,9 +35,9 @@ export type WalletLoginResult =
   | { status: "ok"; user: User; token: string; created: boolean }
   | { status: "throttled"; retry_after_ms: number }
   | { status: "need_2fa" }
-  | { status: "message_invalid" | "challenge_expired" | "signature_invalid" | "code_wrong" };
+  | { status: "message_invalid" | "address_not_checksummed" | "challenge_expired" | "signature_invalid" | "code_wrong" };
 
-type Refusal = { status: "message_invalid" | "challenge_expired" | "signature_invalid" };
+type Refusal = { status: "message_invalid" | "address_not_checksummed" | "challenge_expired" | "signature_invalid" };
 
 export async function walletLogin(db: Db, input: WalletLoginInput, expected: Expected): Promise<WalletLoginResult> {
   const account = walletAccount(input.account);
@@ -67,7 +67,8 @@ export async function walletLogin(db: Db, input: WalletLoginInput, expected: Exp
 /** Everything a signature must be, over a live nonce (not spent here). */
 async function checkProof(db: Db, input: WalletLoginInput, expected: Expected): Promise<Refusal | { status: "ok"; nonce: string }> {
   const read = readChallenge(input.kind, input.account, input.message, expected);
-  if (read.status !== "ok") return { status: read.status === "expired" ? "challenge_expired" : "message_invalid" };
+  if (read.status === "expired") return { status: "challenge_expired" };
+  if (read.status !== "ok") return { status: read.status };
   const nonce = read.challenge.nonce;
   // The expected nonce is one we issued, unused and unexpired; only then is a signature worth checking.
   if (!(await liveNonce(db, nonce, expected.now_ms))) return { status: "challenge_expired" };
