@@ -17,5 +17,6 @@ export async function orderAction({ request, context }: ActionFunctionArgs) {
     seconds: field("seconds"),
     quote_price: field("quote_price"),
     client_order_id: field("client_order_id"),
+    terms_version: field("terms_version"),
   });
 }

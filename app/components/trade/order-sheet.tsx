@@ -65,6 +65,8 @@ export function OrderSheet({
   const [notice, setNotice] = useState<string | null>(null);
   const [moved, setMoved] = useState<{ price: string; liveTs: number | null } | null>(null);
   const [sentDirection, setSentDirection] = useState<Direction | null>(null);
+  /** The server refused the sheet's terms: the rates and fee below are the new ones, marked until the next order. */
+  const [termsChanged, setTermsChanged] = useState(false);
   const live = useQuotes([product.symbol])[product.symbol];
   const quote = withLive(product, live);
   // After "price moved", show the server's price until the next live tick arrives.
@@ -118,6 +120,7 @@ export function OrderSheet({
     }
     const data = (answer.data ?? {}) as { error?: string; price?: string };
     if (data.error === "price_moved" && data.price) setMoved({ price: data.price, liveTs: live?.ts ?? null });
+    if (data.error === "terms_changed") setTermsChanged(true);
     setNotice(answer.msg);
   }, [fetcher.data, fetcher.state, ui, tc, live?.ts]);
 
@@ -137,7 +140,9 @@ export function OrderSheet({
     setNotice(null);
     setSentDirection(dir);
     fetcher.submit(
-      { intent: "order", product_id: String(product.id), direction: dir, amount, seconds: String(duration.seconds), quote_price: shownPrice, client_order_id: clientOrderId },
+      // The terms this sheet shows: if another operator opened new ones meanwhile, the order is
+      // refused, the page reads the market again (the action revalidates) and shows them.
+      { intent: "order", product_id: String(product.id), direction: dir, amount, seconds: String(duration.seconds), quote_price: shownPrice, client_order_id: clientOrderId, terms_version: String(product.terms_version) },
       { method: "post" },
     );
   }
@@ -239,6 +244,11 @@ export function OrderSheet({
             </div>
           </fieldset>
 
+          {termsChanged ? (
+            <p className="t-notice" data-testid="sheet-terms-changed" data-terms-version={product.terms_version}>
+              {t("sheet.terms_updated")}
+            </p>
+          ) : null}
           <dl className="t-summary">
             <div>
               <dt>{t("sheet.fee", { rate: formatBp(product.fee_rate_bp, locale) })}</dt>
@@ -275,7 +285,7 @@ export function OrderSheet({
             {preview ? t("sheet.break_even", { rate: formatBp(preview.break_even_bp, locale) }) : t("sheet.break_even_hint")}
           </p>
           <p className="t-rule" data-testid="sheet-rule">
-            {t("rule")}
+            {t("rule")} {t("sheet.entry_rule")}
           </p>
         </div>
 

@@ -51,6 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     request_key: String(form.get("request_key") ?? ""),
     password: String(form.get("password") ?? ""),
     code: String(form.get("code") ?? ""),
+    terms_version: String(form.get("terms_version") ?? ""),
   });
 }
 
@@ -194,6 +195,8 @@ export default function Withdraw() {
       >
         <input type="hidden" name="request_key" value={request_key} />
         <input type="hidden" name="target" value={chosen} />
+        {/* The fee shown is the fee charged: new terms opened meanwhile refuse the request and show again. */}
+        <input type="hidden" name="terms_version" value={ruleOut.terms_version} />
         <div className="m-available">
           <span className="m-available-label">{t("draw_money.available")}</span>
           <span className="m-available-value">
