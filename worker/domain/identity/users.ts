@@ -192,8 +192,9 @@ export async function changePassword(
   // code, with two-factor on) alone (decision 059); every other change needs the current password.
   const had_password = hasPassword(user);
   const proven = await confirmUserProofs(db, keys, user, { password: had_password ? input.old_password : undefined, code: input.code }, now_ms);
+  if (proven.status === "throttled") return proven;
   if (proven.status === "password_wrong") return { status: "old_password_wrong" };
-  if (proven.status !== "ok") return proven;
+  if (proven.status === "code_required" || proven.status === "code_wrong") return { status: proven.status };
   if (had_password && input.old_password === input.new_password) return { status: "password_same" };
   await db.batch([
     db
