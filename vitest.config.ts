@@ -36,7 +36,8 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
           // D1_LIMITS: every invocation's D1 view throws where production D1 would
           // (100 parameters, 100 KB of SQL, 1,000 queries; worker/db/limits.ts).
           // FUZZ_RUNS: bad requests a route in tests/api/fuzz (`npm run fuzz -- --runs N` raises it).
-          bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1", FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200" },
+          // PUSH_TEST_HOSTS: push endpoints on `.test` hosts reach the tests' local push service.
+          bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1", PUSH_TEST_HOSTS: "1", FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200" },
         },
       })),
     ],

@@ -56,6 +56,10 @@ export interface Env {
    * tests make their own pair on first use.
    */
   VAPID_PRIVATE_KEY?: string;
+  /** Test-only: multiplies the per-network guest limits of customer service (the e2e server; worker/domain/service/guest-limits.ts); ignored in production. */
+  GUEST_LIMITS_SCALE?: string;
+  /** Test-only: "1" lets push endpoints on `.test` hosts stand for a push service (worker/push/endpoints.ts); ignored in production. */
+  PUSH_TEST_HOSTS?: string;
   /** Who runs the push sender, for push services to reach: "mailto:..." or an https URL (RFC 8292 `sub`). */
   VAPID_SUBJECT?: string;
   /** "1": a test deployment whose earn clock `/api/test/clock` may move forward (worker/clock.ts; never in production). */

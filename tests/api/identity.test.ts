@@ -254,6 +254,42 @@ describe("reset_login_pwd", () => {
   it("needs a session", async () => {
     expect((await call("/api/user/reset_login_pwd", { old_password: "a", new_password: "b" })).status).toBe(401);
   });
+
+  // Decision 113: a thief holding a session guesses the old password no faster than at sign-in.
+  it(`${THROTTLE.max_failures} wrong old passwords lock the account: the right one is then refused with 429, and so is sign-in`, async () => {
+    const u = await newUser();
+    const change = (old_password: string) => call("/api/user/reset_login_pwd", { old_password, new_password: "newpass456" }, { token: u.token });
+    for (let i = 0; i < THROTTLE.max_failures; i++) expect((await change(`wrong${i}pass`)).data.error, `guess ${i + 1}`).toBe("old_password_wrong");
+    const refused = await change(u.password);
+    expect(refused.status).toBe(429);
+    expect(refused.data.error).toBe("login_throttled");
+    expect(refused.data.retry_after_ms).toBeGreaterThan(THROTTLE.lock_ms - 60_000);
+    expect(refused.msg).toBe("Too many failed attempts. Please try again in 15 minutes.");
+    // One throttle: the sign-in form is locked as well, and the password did not change.
+    expect((await call("/api/user/login", { account: u.account, password: u.password })).status).toBe(429);
+    expect(verifyPassword(u.password, (await db.query.users.findFirst({ where: eq(users.id, u.id) }))!.password_hash)).toBe(true);
+  });
+
+  it("a right old password clears the count, as a right sign-in does", async () => {
+    const u = await newUser();
+    for (let i = 0; i < THROTTLE.max_failures - 1; i++) await call("/api/user/reset_login_pwd", { old_password: "wrong1234", new_password: "newpass456" }, { token: u.token });
+    expect((await call("/api/user/reset_login_pwd", { old_password: u.password, new_password: "newpass456" }, { token: u.token })).code).toBe(1);
+    for (let i = 0; i < THROTTLE.max_failures - 1; i++) await call("/api/user/login", { account: u.account, password: "wrong1234" });
+    expect((await call("/api/user/login", { account: u.account, password: "newpass456" })).code).toBe(1);
+  });
+
+  it("counts in the network's sign-in limiter: 30 a minute from one address, then 429", async () => {
+    const u = await newUser();
+    const ip = { "cf-connecting-ip": `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
+    for (let i = 0; i < 30; i++) {
+      const path = i % 2 ? "/api/user/login" : "/api/user/reset_login_pwd";
+      // Bad bodies answer at once and count all the same: the limit comes before any hashing.
+      expect((await call(path, {}, { token: u.token, headers: ip })).status, `attempt ${i + 1}`).toBe(200);
+    }
+    const refused = await call("/api/user/reset_login_pwd", { old_password: u.password, new_password: "newpass456" }, { token: u.token, headers: ip });
+    expect(refused.status).toBe(429);
+    expect(refused.data).toMatchObject({ error: "too_many_attempts", retry_after_ms: 60_000 });
+  });
 });
 
 describe("language", () => {

@@ -277,3 +277,94 @@ describe("Web Push", () => {
     expect(await db.select().from(push_subscriptions).where(eq(push_subscriptions.endpoint, endpoint))).toEqual([]);
   });
 });
+
+describe("push subscriptions: known push services only, five devices a user (decision 114)", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const subscribe = (token: string, endpoint: string, keys: { p256dh: string; auth: string }) => call("/api/user/push/subscribe", { endpoint, ...keys }, { token });
+  const storedFor = (user_id: number) => db.select().from(push_subscriptions).where(eq(push_subscriptions.user_id, user_id));
+
+  it("refuses an endpoint off the push services' hosts: internal addresses, look-alikes, other ports, credentials, plain http", async () => {
+    const u = await newUser();
+    const { json } = await browserKeys();
+    const foreign = [
+      "https://169.254.169.254/latest/meta-data/",
+      "https://127.0.0.1/admin",
+      "https://localhost/x",
+      "https://10.0.0.7/internal",
+      "https://[::1]/x",
+      "https://proofline.internal/api/admin",
+      "https://fcm.googleapis.com.evil.example/fcm/send/x",
+      "https://evilfcm.googleapis.com/fcm/send/x",
+      "https://a.b.push.apple.com/x",
+      "https://push.apple.com/x",
+      "https://fcm.googleapis.com:8443/fcm/send/x",
+      "https://user:pw@fcm.googleapis.com/fcm/send/x",
+      "http://fcm.googleapis.com/fcm/send/x",
+    ];
+    for (const endpoint of foreign) {
+      const r = await subscribe(u.token, endpoint, json);
+      expect(r.data.error, endpoint).toBe("push_endpoint_unknown");
+    }
+    const th = await call("/api/user/push/subscribe", { endpoint: foreign[0], ...json }, { token: u.token, headers: { "accept-language": "th" } });
+    expect(th.msg).toBe("ไม่สามารถเปิดการแจ้งเตือนในเบราว์เซอร์นี้ได้ เนื่องจากบริการพุชของเบราว์เซอร์ไม่ใช่บริการที่เราส่งถึงได้");
+    expect(await storedFor(u.id)).toEqual([]);
+    // The services browsers really use are accepted.
+    for (const endpoint of [
+      `https://fcm.googleapis.com/fcm/send/${rkey("g")}`,
+      `https://updates.push.services.mozilla.com/wpush/v2/${rkey("m")}`,
+      `https://web.push.apple.com/${rkey("a")}`,
+      `https://wns2-par02p.notify.windows.com/w/?token=${rkey("w")}`,
+    ]) {
+      expect((await subscribe(u.token, endpoint, json)).code, endpoint).toBe(1);
+    }
+  });
+
+  it("a subscription stored before the rule, on a foreign host, is deleted rather than fetched", async () => {
+    const u = await newUser();
+    const { json } = await browserKeys();
+    const planted = `https://169.254.169.254/latest/${rkey("ssrf")}`;
+    await db.insert(push_subscriptions).values({ user_id: u.id, endpoint: planted, ...json, device: "", created_at_ms: Date.now() });
+    const fetched: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      fetched.push(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+      return new Response(null, { status: 201 });
+    });
+    await notificationInsert(db, { user_id: u.id, kind: "deposit_rejected", params: { deposit_id: 1, amount_micro: "1" }, dedupe_key: "t:planted", now_ms: 3 });
+    const { pushNew } = await import("../../worker/push/send");
+    await pushNew(testEnv, db, [u.id], 3);
+    expect(fetched).toEqual([]);
+    expect(await storedFor(u.id)).toEqual([]);
+  });
+
+  it("five devices a user: the sixth is refused with the limit in the words, an install subscribing again is not", async () => {
+    const u = await newUser();
+    const { json } = await browserKeys();
+    const endpoints = Array.from({ length: 6 }, (_, i) => `https://push.example.test/five/${rkey(`d${i}`)}`);
+    for (const endpoint of endpoints.slice(0, 5)) expect((await subscribe(u.token, endpoint, json)).code).toBe(1);
+    const sixth = await subscribe(u.token, endpoints[5], json);
+    expect(sixth.code).toBe(0);
+    expect(sixth.data.error).toBe("push_subscriptions_limit");
+    expect(sixth.msg).toBe("Alerts are already on for 5 devices, the most allowed. Turn them off on a device you no longer use first.");
+    // The same install subscribing again (new keys after a browser update) is still its one row.
+    expect((await subscribe(u.token, endpoints[0], json)).code).toBe(1);
+    expect(await storedFor(u.id)).toHaveLength(5);
+    // Another user's install does not move to a user who has five.
+    const other = await newUser();
+    const theirs = `https://push.example.test/five/${rkey("theirs")}`;
+    expect((await subscribe(other.token, theirs, json)).code).toBe(1);
+    expect((await subscribe(u.token, theirs, json)).data.error).toBe("push_subscriptions_limit");
+    expect((await storedFor(other.id)).map((s) => s.endpoint)).toEqual([theirs]);
+    // Turning one device off makes room.
+    expect((await call("/api/user/push/unsubscribe", { endpoint: endpoints[1] }, { token: u.token })).code).toBe(1);
+    expect((await subscribe(u.token, endpoints[5], json)).code).toBe(1);
+  });
+
+  it("parallel subscriptions cannot pass the count together: eight at once store five", async () => {
+    const u = await newUser();
+    const { json } = await browserKeys();
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => subscribe(u.token, `https://push.example.test/race/${rkey(`r${i}`)}`, json)));
+    expect(answers.filter((a) => a.code === 1)).toHaveLength(5);
+    expect(answers.filter((a) => a.data?.error === "push_subscriptions_limit")).toHaveLength(3);
+    expect(await storedFor(u.id)).toHaveLength(5);
+  });
+});

@@ -8,10 +8,12 @@ import { describe, expect, it } from "vitest";
 import { MAX_PENDING_DEPOSITS } from "../../worker/domain/deposits/deposits";
 import { UPLOAD_QUOTA } from "../../worker/domain/uploads/quota";
 import { PAGE_BODY_MAX_BYTES } from "../../worker/page-security";
-import { call, db, newUser, page } from "./helpers";
+import { call, db, newUser, page, seed } from "./helpers";
 import { PNG, recharge, rkey, upload } from "./money/helpers";
 import { newGuest } from "./service/helpers";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { login_throttle } from "../../worker/db/schema";
+import { admitGuest, GUEST_LIMITS } from "../../worker/domain/service/guest-limits";
 
 const count = async (q: string) => Number(((await db.all<{ n: number }>(sql.raw(q)))[0] ?? { n: 0 }).n);
 
@@ -101,3 +103,120 @@ describe("quotas", () => {
     expect(ok.status).toBeLessThan(500);
   });
 });
+
+describe("guests in customer service: per network and in total (decision 115)", () => {
+  /** A made-up network per test (TEST-NET-3 and an IPv6 documentation /64), so runs and files do not meet. */
+  const net4 = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+  const from = (ip: string) => ({ headers: { "cf-connecting-ip": ip } });
+  const picture = () => {
+    const f = new FormData();
+    f.set("file", new File([PNG], "p.png", { type: "image/png" }));
+    return f;
+  };
+
+  it(`new guest conversations: ${GUEST_LIMITS.conversation.network_hour} an hour from one network, then 429 in the visitor's language`, async () => {
+    await seed();
+    const ip = net4();
+    for (let i = 0; i < GUEST_LIMITS.conversation.network_hour; i++) expect((await call("/api/service/open", {}, from(ip))).code, `guest ${i + 1}`).toBe(1);
+    const refused = await call("/api/service/open", {}, from(ip));
+    expect(refused.status).toBe(429);
+    expect(refused.data.error).toBe("guest_conversations_network");
+    expect(refused.data.retry_after_ms).toBeGreaterThan(50 * 60_000);
+    expect(refused.msg).toBe("Too many new conversations from your network. Please try again later, or sign in to write to us.");
+    const th = await call("/api/service/open", {}, { headers: { "cf-connecting-ip": ip, lang: "th" } });
+    expect(th.msg).toBe("มีการเริ่มบทสนทนาใหม่จากเครือข่ายของคุณมากเกินไป โปรดลองอีกครั้งภายหลัง หรือเข้าสู่ระบบเพื่อติดต่อเรา");
+    // Another network, a guest who already has a conversation, and a signed-in user are not held back.
+    expect((await call("/api/service/open", {}, from(net4()))).code).toBe(1);
+    const g = await newGuest();
+    expect((await call("/api/service/open", {}, { headers: { ...g.caller.headers, "cf-connecting-ip": ip } })).code).toBe(1);
+    expect((await call("/api/service/open", {}, { token: (await newUser()).token, headers: { "cf-connecting-ip": ip } })).code).toBe(1);
+  });
+
+  it("an IPv6 network is its /64: changing the rest of the address does not make a new guest", async () => {
+    await seed();
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    for (let i = 0; i < GUEST_LIMITS.conversation.network_hour; i++) expect((await call("/api/service/open", {}, from(`${prefix}::${i + 1}`))).code).toBe(1);
+    expect((await call("/api/service/open", {}, from(`${prefix}:ffff:1:2:3`))).data.error).toBe("guest_conversations_network");
+  });
+
+  it(`guest pictures: ${GUEST_LIMITS.upload.network_hour} an hour from one network, across conversations`, async () => {
+    const ip = net4();
+    // Each picture from a new conversation: the per-conversation quota alone would never stop this.
+    const guests = await Promise.all(Array.from({ length: 4 }, () => newGuest()));
+    let sent = 0;
+    for (let i = 0; i < GUEST_LIMITS.upload.network_hour; i++) {
+      const g = guests[i % guests.length];
+      if ((await call("/api/service/upload", picture(), { headers: { ...g.caller.headers, "cf-connecting-ip": ip } })).code === 1) sent++;
+    }
+    expect(sent).toBe(GUEST_LIMITS.upload.network_hour);
+    const refused = await call("/api/service/upload", picture(), { headers: { ...guests[0].caller.headers, "cf-connecting-ip": ip } });
+    expect(refused.status).toBe(429);
+    expect(refused.data.error).toBe("guest_uploads_network");
+    expect(refused.msg).toBe("Too many pictures sent from your network. Please try again later, or sign in to send more.");
+    // A signed-in user's pictures are theirs to count (decision 100), not the network's.
+    const u = await newUser();
+    expect((await call("/api/service/open", {}, { token: u.token })).code).toBe(1);
+    expect((await call("/api/service/upload", picture(), { token: u.token, headers: { "cf-connecting-ip": ip } })).code).toBe(1);
+  });
+
+  it("parallel guests cannot pass a network's limit together", async () => {
+    await seed();
+    const ip = net4();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call("/api/service/open", {}, from(ip))));
+    expect(answers.filter((a) => a.code === 1)).toHaveLength(GUEST_LIMITS.conversation.network_hour);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(12 - GUEST_LIMITS.conversation.network_hour);
+  });
+
+  it(`a network's day holds ${GUEST_LIMITS.conversation.network_day} conversations across its hours, and a new day starts again`, async () => {
+    const network = `${net4()}-day`;
+    const t0 = Date.now();
+    const hour = 3600_000;
+    let admitted = 0;
+    // Five an hour, hour after hour, until the day's are taken.
+    for (let h = 0; h < 6; h++) {
+      for (let i = 0; i < GUEST_LIMITS.conversation.network_hour; i++) if ((await admitGuest(db, "conversation", network, t0 + h * hour + i)).status === "ok") admitted++;
+    }
+    expect(admitted).toBe(GUEST_LIMITS.conversation.network_day);
+    const late = await admitGuest(db, "conversation", network, t0 + 6 * hour);
+    expect(late).toMatchObject({ status: "network" });
+    expect((late as { retry_after_ms: number }).retry_after_ms).toBeGreaterThan(17 * hour);
+    expect((await admitGuest(db, "conversation", network, t0 + 24 * hour + 1)).status).toBe("ok");
+  });
+
+  it("everyone's guest conversations and pictures have a daily total: full, a new network is refused too", async () => {
+    await seed();
+    const ip = net4();
+    const now_ms = Date.now();
+    for (const thing of ["conversation", "upload"] as const) {
+      const key = `guest:${thing}:day:all`;
+      // The day's total as if it had been taken (kept aside and put back: the file's workerd is shared).
+      const before = await db.query.login_throttle.findFirst({ where: eq(login_throttle.key, key) });
+      await db
+        .insert(login_throttle)
+        .values({ key, failures: GUEST_LIMITS[thing].total_day, window_started_at_ms: now_ms, locked_until_ms: 0 })
+        .onConflictDoUpdate({ target: login_throttle.key, set: { failures: GUEST_LIMITS[thing].total_day, window_started_at_ms: now_ms } });
+      try {
+        if (thing === "conversation") {
+          const refused = await call("/api/service/open", {}, from(ip));
+          expect(refused.status).toBe(429);
+          expect(refused.data.error).toBe("guest_conversations_total");
+          expect(refused.msg).toBe("Customer service is taking no more conversations from guests today. Please sign in to write to us.");
+          // Without an address (a script calling in-process) the total counts all the same.
+          expect((await call("/api/service/open", {})).data.error).toBe("guest_conversations_total");
+        } else {
+          const g = await newGuest(); // the conversations' total is not the full one here
+          const refused = await call("/api/service/upload", picture(), { headers: { ...g.caller.headers, "cf-connecting-ip": ip } });
+          expect(refused.status).toBe(429);
+          expect(refused.data.error).toBe("guest_uploads_total");
+          expect(refused.msg).toBe("Customer service is taking no more pictures from guests today. Please sign in to send pictures.");
+        }
+      } finally {
+        if (before) await db.update(login_throttle).set(before).where(eq(login_throttle.key, key));
+        else await db.delete(login_throttle).where(eq(login_throttle.key, key));
+      }
+    }
+    // Signed-in users are not guests: their conversation opens whatever the guests' total.
+    expect((await call("/api/service/open", {}, { token: (await newUser()).token })).code).toBe(1);
+  });
+});
+

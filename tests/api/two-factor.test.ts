@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { two_factor, two_factor_recovery_codes } from "../../worker/db/schema";
-import { stepAt, totpCode } from "../../worker/domain/identity/two-factor";
+import { two_factor, two_factor_recovery_codes, users } from "../../worker/db/schema";
+import { beginSetup, legacyRecoveryCodeHash, stepAt, totpCode } from "../../worker/domain/identity/two-factor";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hex } from "@scure/base";
 import { THROTTLE } from "../../worker/domain/identity/throttle";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { addressOfPrivateKey, signBip137 } from "../../worker/domain/identity/bip137";
@@ -29,7 +31,7 @@ async function userWith2fa(u?: Awaited<ReturnType<typeof newUser>>): Promise<Use
   const setup = await call("/api/user/2fa/setup", {}, { token: user.token });
   expect(setup.code).toBe(1);
   const next = await codeSource(setup.data.secret);
-  const enabled = await call("/api/user/2fa/enable", { code: next() }, { token: user.token });
+  const enabled = await call("/api/user/2fa/enable", { code: next(), password: user.password }, { token: user.token });
   expect(enabled.code).toBe(1);
   return { ...user, secret: setup.data.secret, next, recovery: enabled.data.recovery_codes };
 }
@@ -43,7 +45,7 @@ describe("setup and enable", () => {
     expect(setup.data.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.data.otpauth_url).toContain(`secret=${setup.data.secret}`);
     expect((await login(u)).data.userinfo.token).toBeTruthy();
-    expect((await call("/api/user/2fa/enable", { code: "000000" }, { token: u.token })).data.error).toBe("two_factor_code_wrong");
+    expect((await call("/api/user/2fa/enable", { code: "000000", password: u.password }, { token: u.token })).data.error).toBe("two_factor_code_wrong");
     const info = await call("/api/user/user", {}, { token: u.token });
     expect(info.data.two_factor).toBe(false);
   });
@@ -72,6 +74,73 @@ describe("setup and enable", () => {
     expect(blank.status).toBe(200);
     expect(blank.data.error).toBe("incomplete");
     expect((await call("/api/user/2fa/setup", {})).status).toBe(401);
+  });
+});
+
+describe("turning two-factor on needs the login password (decision 116)", () => {
+  it("without the password, or with a wrong one, a right code does not turn it on", async () => {
+    const u = await newUser();
+    const setup = await call("/api/user/2fa/setup", {}, { token: u.token });
+    const next = await codeSource(setup.data.secret);
+    const none = await call("/api/user/2fa/enable", { code: next() }, { token: u.token, headers: { "accept-language": "th" } });
+    expect(none.data.error).toBe("password_wrong");
+    expect(none.msg).not.toBe("The login password is incorrect.");
+    const wrong = await call("/api/user/2fa/enable", { code: next(), password: "wrong1234" }, { token: u.token });
+    expect(wrong.data.error).toBe("password_wrong");
+    expect(wrong.msg).toBe("The login password is incorrect.");
+    expect((await call("/api/user/2fa/status", {}, { token: u.token })).data.enabled).toBe(false);
+    expect((await login(u)).data.userinfo.token).toBeTruthy();
+    // The refused attempts did not spend the code: with the password it turns on.
+    expect((await call("/api/user/2fa/enable", { code: next(), password: u.password }, { token: u.token })).code).toBe(1);
+  });
+
+  it(`wrong passwords count in the account's throttle: after ${THROTTLE.max_failures}, even the right one waits`, async () => {
+    const u = await newUser();
+    const setup = await call("/api/user/2fa/setup", {}, { token: u.token });
+    const next = await codeSource(setup.data.secret);
+    for (let i = 0; i < THROTTLE.max_failures; i++) expect((await call("/api/user/2fa/enable", { code: "000000", password: `wrong${i}pass` }, { token: u.token })).data.error).toBe("password_wrong");
+    const locked = await call("/api/user/2fa/enable", { code: next(), password: u.password }, { token: u.token });
+    expect(locked.status).toBe(429);
+    expect(locked.data.error).toBe("login_throttled");
+    expect(locked.data.retry_after_ms).toBeGreaterThan(0);
+  });
+
+  it("counts in the network's sign-in limiter", async () => {
+    const u = await newUser();
+    const ip = { "cf-connecting-ip": `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
+    for (let i = 0; i < 30; i++) await call("/api/user/login", {}, { headers: ip });
+    const refused = await call("/api/user/2fa/enable", { code: "123456", password: u.password }, { token: u.token, headers: ip });
+    expect(refused.status).toBe(429);
+    expect(refused.data.error).toBe("too_many_attempts");
+  });
+
+  it("recovery codes are stored under the deployment's key, not as the SHA-256 of the code", async () => {
+    const u = await userWith2fa();
+    const stored = (await db.select().from(two_factor_recovery_codes).where(eq(two_factor_recovery_codes.user_id, u.id))).map((r) => r.code_hash);
+    expect(stored).toHaveLength(10);
+    const plain = u.recovery.map((c) => hex.encode(sha256(new TextEncoder().encode(c.replace("-", "")))));
+    for (const row of stored) {
+      expect(row).toMatch(/^v1:/);
+      expect(plain).not.toContain(row);
+      expect(plain.some((p) => row.includes(p))).toBe(false);
+    }
+    // And they work, once each.
+    expect((await login(u, u.recovery[5])).code).toBe(1);
+    expect((await login(u, u.recovery[5])).data.error).toBe("login_failed");
+  });
+
+  it("a recovery code stored the old way (plain SHA-256) still works, once", async () => {
+    const u = await userWith2fa();
+    const old = "abcde-fghjk";
+    await db.insert(two_factor_recovery_codes).values({ user_id: u.id, code_hash: legacyRecoveryCodeHash(old), created_at_ms: Date.now() - 86_400_000 });
+    expect((await login(u, "ABCDE FGHJK")).code).toBe(1);
+    expect((await login(u, old)).data.error).toBe("login_failed");
+  });
+
+  it("a deployment without its card key offers no new two-factor", async () => {
+    const u = await newUser();
+    const user = (await db.query.users.findFirst({ where: eq(users.id, u.id) }))!;
+    expect(await beginSetup(db, null, user, Date.now())).toEqual({ status: "unavailable" });
   });
 });
 

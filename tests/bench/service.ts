@@ -17,7 +17,7 @@
  */
 import WebSocket from "ws";
 import { operatorCookie } from "../../worker/session-cookie";
-import { dataOf, ms, pool, postJson, printServerLog, sleep, statsTable, summarize, timedRequest, verdict, type GroupResult, type Row, type Server, type TimedResponse } from "./lib";
+import { clientIp, dataOf, ms, pool, postJson, printServerLog, sleep, statsTable, summarize, timedRequest, verdict, type GroupResult, type Row, type Server, type TimedResponse } from "./lib";
 
 const RUN = Date.now().toString(36).slice(-6);
 const RECEIPT_TIMEOUT_MS = 10_000;
@@ -94,8 +94,9 @@ function receiptByClient(s: Socket, cid: string): Promise<number | string | null
 
 type Conversation = { id: number; cookie: string; visitor: Socket; operator: Socket };
 
-async function openConversation(base: string, opCookie: string): Promise<Conversation> {
-  const res = await fetch(`${base}/api/service/open`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+/** Each guest from its own address: new guest conversations are limited per network (decision 115). */
+async function openConversation(base: string, opCookie: string, n: number): Promise<Conversation> {
+  const res = await fetch(`${base}/api/service/open`, { method: "POST", headers: { "content-type": "application/json", ...clientIp(n) }, body: "{}" });
   const body = (await res.json()) as { code: number; data: { conversation: { id: number } } };
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
   if (body.code !== 1 || !cookie.startsWith("pl_guest=")) throw new Error(`open: ${JSON.stringify(body)}`);
@@ -181,7 +182,7 @@ export async function benchServiceChat(server: Server, opts: { conversations?: n
   const opCookie = (await operatorCookie.serialize(opToken)).split(";")[0];
 
   const t0 = performance.now();
-  const convs = await pool(Array.from({ length: n }, (_, i) => i), opts.setupConcurrency ?? 16, () => openConversation(base, opCookie));
+  const convs = await pool(Array.from({ length: n }, (_, i) => i), opts.setupConcurrency ?? 16, (i) => openConversation(base, opCookie, i));
   console.log(`opened ${convs.length} conversations with ${convs.length * 2} sockets in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   try {
     // Warm-up (not measured): the first requests pay for JIT and for creating each object.

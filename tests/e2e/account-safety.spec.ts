@@ -24,7 +24,7 @@ for (const lng of ["en", "th"] as const) {
     }
 
     // Two-factor on, from the key shown beside the QR code.
-    const key = await enableTwoFactor(page, lng);
+    const key = await enableTwoFactor(page, lng, password);
 
     // Signed out, the password alone is not enough; the app's next code signs in.
     await signOut(page, lng);

@@ -108,10 +108,12 @@ export async function signOut(page: Page, lng = "en") {
 }
 
 /** Turns two-factor on from the security page; answers the key the page showed. */
-export async function enableTwoFactor(page: Page, lng: string): Promise<string> {
+/** Turns two-factor on from the security page; `password` is the login password it asks for (none: a wallet account without one). */
+export async function enableTwoFactor(page: Page, lng: string, password?: string): Promise<string> {
   await open(page, "/pages/me/sub/security");
   await page.getByTestId("two-factor-start").click();
   const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
+  if (password !== undefined) await page.getByLabel(words(lng, "wallet").confirm.password, { exact: true }).fill(password);
   await freshStep(page);
   await page.getByLabel(words(lng, "common").code_input.label).fill(appCode(key));
   await page.getByTestId("two-factor-enable").click();

@@ -34,8 +34,16 @@ for (const lng of ["en", "th"] as const) {
     expect(key).toMatch(/^[A-Z2-7]{32}$/);
     await page.screenshot({ path: `tests/e2e/artifacts/two-factor-enrol-${lng}.png` });
     await accessible(page);
+    // Turning it on asks for the login password too: a wrong one is refused in the page's language.
+    await expect(page.getByText(me.security.step_password)).toBeVisible();
+    const passwordField = page.getByLabel(words(lng, "wallet").confirm.password, { exact: true });
+    await passwordField.fill("wrong-password-1");
     await freshStep(page);
     await page.getByLabel(common.code_input.label).fill(appCode(key));
+    await page.getByTestId("two-factor-enable").click();
+    await expect(page.getByText(words(lng, "errors").password_wrong)).toBeVisible();
+    await expect(page.getByTestId("recovery-codes")).toHaveCount(0);
+    await passwordField.fill(password);
     await page.getByTestId("two-factor-enable").click();
 
     // Ten recovery codes, once.

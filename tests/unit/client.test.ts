@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientOf, deviceLabel, networkOf } from "../../worker/domain/identity/client";
+import { clientOf, deviceLabel, limiterNetworkOf, networkOf } from "../../worker/domain/identity/client";
 
 describe("deviceLabel", () => {
   it.each([
@@ -15,6 +15,21 @@ describe("deviceLabel", () => {
     ["", ""],
   ])("%s → %s", (ua, label) => {
     expect(deviceLabel(ua)).toBe(label);
+  });
+});
+
+describe("limiterNetworkOf", () => {
+  it.each([
+    ["203.0.113.77", "203.0.113.77"],
+    ["2001:db8:abcd:12::1", "2001:db8:abcd:12::/64"],
+    // The rest of a /64 is the subscriber's to change: every address in it is one network.
+    ["2001:db8:abcd:12:ffff:1:2:3", "2001:db8:abcd:12::/64"],
+    ["2001:DB8:ABCD:0012::9", "2001:db8:abcd:12::/64"],
+    ["::ffff:198.51.100.9", "198.51.100.9"],
+    ["", null],
+    [null, null],
+  ])("%s counts as %s", (ip, key) => {
+    expect(limiterNetworkOf(ip)).toBe(key);
   });
 });
 

@@ -13,9 +13,11 @@ import { noticeText } from "../domain/notifications/text";
 import { translate } from "../i18n";
 import { DEFAULT_LOCALE, localeFromLang } from "../../locales/languages";
 import { encryptPush, subscriberOf } from "./ece";
+import { pushEndpointAllowed } from "./endpoints";
+import { refusedBy } from "../db/refusal";
 import { vapidAuthorization, vapidKeys, type VapidKeys } from "./vapid";
 
-type PushEnv = { APP_ENV: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT?: string };
+type PushEnv = { APP_ENV: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT?: string; PUSH_TEST_HOSTS?: string };
 /** A push waits this long at the push service for an offline device (RFC 8030 TTL), then is dropped. */
 const TTL_S = 24 * 60 * 60;
 
@@ -44,6 +46,8 @@ export function pushPayload(kind: NotificationKind, params: Record<string, unkno
 }
 
 async function sendOne(env: PushEnv, db: Db, keys: VapidKeys, sub: typeof push_subscriptions.$inferSelect, payload: object, now_ms: number) {
+  // A row stored before endpoints were checked (decision 114) is never fetched: it goes.
+  if (!pushEndpointAllowed(sub.endpoint, env)) return void (await db.delete(push_subscriptions).where(eq(push_subscriptions.id, sub.id)));
   const to = subscriberOf(sub.p256dh, sub.auth);
   if (!to) return;
   const body = await encryptPush(to, new TextEncoder().encode(JSON.stringify(payload)));
@@ -76,12 +80,25 @@ export async function pushNew(env: PushEnv, db: Db, user_ids: readonly number[],
   }
 }
 
-/** Keeps a browser's subscription for `user_id` (an install signed in as someone else moves to them). */
-export async function saveSubscription(db: Db, user_id: number, s: { endpoint: string; p256dh: string; auth: string; device: string }, now_ms: number) {
-  await db
-    .insert(push_subscriptions)
-    .values({ user_id, ...s, created_at_ms: now_ms })
-    .onConflictDoUpdate({ target: push_subscriptions.endpoint, set: { user_id, p256dh: s.p256dh, auth: s.auth, device: s.device, created_at_ms: now_ms } });
+/** At most this many devices get one user's alerts (the `push_subscriptions_quota` triggers hold it). */
+export const MAX_PUSH_SUBSCRIPTIONS = 5;
+
+/**
+ * Keeps a browser's subscription for `user_id` (an install signed in as someone else moves to
+ * them). A sixth device of one user is refused by the triggers inside this statement, so
+ * parallel subscriptions cannot pass the count together.
+ */
+export async function saveSubscription(db: Db, user_id: number, s: { endpoint: string; p256dh: string; auth: string; device: string }, now_ms: number): Promise<{ status: "ok" } | { status: "too_many"; max: number }> {
+  try {
+    await db
+      .insert(push_subscriptions)
+      .values({ user_id, ...s, created_at_ms: now_ms })
+      .onConflictDoUpdate({ target: push_subscriptions.endpoint, set: { user_id, p256dh: s.p256dh, auth: s.auth, device: s.device, created_at_ms: now_ms } });
+    return { status: "ok" };
+  } catch (err) {
+    if (refusedBy(err, [["push_subscriptions_limit", "too_many"] as const])) return { status: "too_many", max: MAX_PUSH_SUBSCRIPTIONS };
+    throw err;
+  }
 }
 
 export async function deleteSubscription(db: Db, user_id: number, endpoint: string) {

@@ -45,8 +45,12 @@ export function PushSettings({ push, public_key, kinds, onError }: { push: PushV
   const [status, setStatus] = usePushStatus(push, public_key);
   const fetcher = useFetcher<PageEnvelope>({ key: "push-settings" });
   useEffect(() => {
-    if (fetcher.data && fetcher.data.code !== 1 && fetcher.data.msg) onError(fetcher.data.msg);
-  }, [fetcher.data, onError]);
+    if (!fetcher.data || fetcher.data.code === 1) return;
+    if (fetcher.data.msg) onError(fetcher.data.msg);
+    // A subscription the server refused (a push service it does not send to, or five devices already) is not on.
+    const error = (fetcher.data.data as { error?: string } | undefined)?.error;
+    if (error === "push_endpoint_unknown" || error === "push_subscriptions_limit") setStatus("off");
+  }, [fetcher.data, onError, setStatus]);
 
   async function turnOn() {
     try {

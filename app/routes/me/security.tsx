@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "") as keyof typeof ROUTES;
   const field = (n: string) => String(form.get(n) ?? "");
-  if (intent === "enable") return api(context, request, ROUTES.enable, { code: field("code") });
+  if (intent === "enable") return api(context, request, ROUTES.enable, { code: field("code"), password: field("password") });
   if (intent === "disable") return api(context, request, ROUTES.disable, { code: field("code"), password: field("password") });
   return api(context, request, ROUTES.setup);
 }
@@ -101,7 +101,10 @@ function PendingKey({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled: (
   const { t } = useTranslation("me");
   const { t: tc } = useTranslation();
   const ui = useUi();
+  const { t: tw } = useTranslation("wallet");
   const enable = useFetcher<PageEnvelope<{ recovery_codes: string[] }>>({ key: "2fa-enable" });
+  // Turning it on asks for the login password (decision 116); a wallet account without one proves itself with the code.
+  const hasPassword = useRootData()?.user?.has_password !== false;
   useEnvelope(enable.data, (data, msg) => {
     ui.toast(msg);
     onEnabled(data.recovery_codes);
@@ -112,7 +115,7 @@ function PendingKey({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled: (
       className="form"
       noValidate
       onSubmit={(e) => {
-        if (missingFields(e.currentTarget, ["code"])) {
+        if (missingFields(e.currentTarget, hasPassword ? ["code", "password"] : ["code"])) {
           e.preventDefault();
           ui.toast(tc("incomplete"));
         }
@@ -129,6 +132,12 @@ function PendingKey({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled: (
       </div>
       <p>{t("security.step_code")}</p>
       <CodeField allowRecovery={false} />
+      {hasPassword ? (
+        <>
+          <p>{t("security.step_password")}</p>
+          <Field label={tw("confirm.password")} name="password" type="password" autoComplete="current-password" placeholder={tw("confirm.password_placeholder")} maxLength={64} />
+        </>
+      ) : null}
       <button type="submit" className="btn btn-primary btn-block" disabled={enable.state !== "idle"} data-testid="two-factor-enable">
         {t("security.enable")}
       </button>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Secret } from "otpauth";
-import { matchStep, newRecoveryCodes, otpauthUrl, recoveryCodeHash, stepAt, totpCode } from "../../../worker/domain/identity/two-factor";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { hex } from "@scure/base";
+import { DEV_CARD_KEY, importCardKeys, type CardKeys } from "../../../worker/domain/binding/card-crypto";
+import { legacyRecoveryCodeHash, matchStep, newRecoveryCodes, otpauthUrl, recoveryCodeHash, stepAt, totpCode } from "../../../worker/domain/identity/two-factor";
 
 // RFC 6238 appendix B: the SHA-1 key is the ASCII string "12345678901234567890".
 const RFC_SECRET = Secret.fromLatin1("12345678901234567890").base32;
@@ -60,13 +63,28 @@ describe("matchStep: drift and replay", () => {
 });
 
 describe("recovery codes and the otpauth URL", () => {
-  it("ten distinct codes, read back whatever the case, spaces or dash", () => {
+  const keysOf = async (secret: string) => ((await importCardKeys(secret)) as { keys: CardKeys }).keys;
+
+  it("ten distinct codes, read back whatever the case, spaces or dash", async () => {
+    const keys = await keysOf(DEV_CARD_KEY);
     const codes = newRecoveryCodes();
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const c of codes) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    expect(recoveryCodeHash(codes[0].toUpperCase().replace("-", " "))).toBe(recoveryCodeHash(codes[0]));
-    expect(recoveryCodeHash(codes[0])).not.toBe(recoveryCodeHash(codes[1]));
+    expect(await recoveryCodeHash(keys, codes[0].toUpperCase().replace("-", " "))).toBe(await recoveryCodeHash(keys, codes[0]));
+    expect(await recoveryCodeHash(keys, codes[0])).not.toBe(await recoveryCodeHash(keys, codes[1]));
+    expect(legacyRecoveryCodeHash(codes[0].toUpperCase())).toBe(legacyRecoveryCodeHash(codes[0]));
+  });
+
+  it("stored keyed (decision 116): not the code's SHA-256, and another deployment's key gives another hash", async () => {
+    const code = newRecoveryCodes()[0];
+    const stored = await recoveryCodeHash(await keysOf(DEV_CARD_KEY), code);
+    expect(stored).toMatch(/^v1:[A-Za-z0-9+/]{43}=$/);
+    const plain = hex.encode(sha256(new TextEncoder().encode(code.replace("-", ""))));
+    expect(stored).not.toContain(plain);
+    expect(legacyRecoveryCodeHash(code)).toBe(plain);
+    const other = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+    expect(await recoveryCodeHash(await keysOf(other), code)).not.toBe(stored);
   });
 
   it("names the issuer, the account and the RFC parameters", () => {

@@ -14,6 +14,7 @@ import { requireUser } from "../../middleware/auth";
 import { subscriberOf } from "../../push/ece";
 import { deleteSubscription, pushSettings, saveSubscription, setPushKind } from "../../push/send";
 import { vapidKeys } from "../../push/vapid";
+import { pushEndpointAllowed } from "../../push/endpoints";
 import { notifyUser } from "../../ws";
 import { ApiError, ok, read } from "../envelope";
 import { id, optionalId, text } from "../fields";
@@ -28,7 +29,8 @@ const MAX_READ_IDS = 100;
 const Ids = z.preprocess((v) => (typeof v === "string" ? v.split(",").filter((s) => s.trim() !== "") : v), z.array(id(), { error: "errors.invalid_field" }).max(MAX_READ_IDS, "errors.invalid_field"));
 const ReadBody = z.union([z.object({ all: z.union([z.literal(1), z.literal("1"), z.literal(true)]) }), z.object({ ids: Ids })], { error: "errors.incomplete" });
 const SubscribeBody = z.object({
-  endpoint: text({ max: 1000 }).refine((v) => /^https:\/\/[^\s]+$/.test(v), "errors.invalid_field"),
+  // https to a known push service's host, checked by pushEndpointAllowed (decision 114).
+  endpoint: text({ max: 1000 }),
   p256dh: text({ max: 200 }),
   auth: text({ max: 100 }),
 });
@@ -85,8 +87,11 @@ export const notificationsApi = new Hono<AppEnv>()
   .post("/push/subscribe", async (c) => {
     const s = read(c, SubscribeBody);
     if (!subscriberOf(s.p256dh, s.auth)) throw new ApiError("errors.invalid_field", 200, { field: "p256dh" }, { field: "p256dh" });
+    // Only a known push service's host: the Worker will POST to this URL (decision 114).
+    if (!pushEndpointAllowed(s.endpoint, c.env)) throw new ApiError("errors.push_endpoint_unknown");
     const device = (c.req.header("user-agent") ?? "").slice(0, 200);
-    await saveSubscription(c.get("db"), c.get("user").id, { ...s, device }, Date.now());
+    const saved = await saveSubscription(c.get("db"), c.get("user").id, { ...s, device }, Date.now());
+    if (saved.status === "too_many") throw new ApiError("errors.push_subscriptions_limit", 200, { max: saved.max });
     return ok(c, await pushSettings(c.get("db"), c.get("user").id, NOTIFICATION_KINDS));
   })
   .post("/push/unsubscribe", async (c) => {

@@ -13,6 +13,8 @@ import { attachContext, contextAllowed, conversationOf, newGuestToken, openConve
 import { adoptGuest, planHandOver } from "../../domain/service/handover";
 import { conversationUploads, linkUpload, listMessages, unreadFor } from "../../domain/service/messages";
 import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
+import { admitGuest, guestLimitScale, type GuestThing } from "../../domain/service/guest-limits";
+import { limiterNetworkOf } from "../../domain/identity/client";
 import { guestCookie } from "../../service-cookie";
 import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
@@ -42,6 +44,16 @@ async function visitorOrNewGuest(c: Context<AppEnv>): Promise<{ visitor: Visitor
   return { visitor: { kind: "guest", token_hash }, guest_token: token };
 }
 
+/**
+ * One place of the guest windows for a new conversation or picture (decision 115); 429 with
+ * `retry_after_ms` when the network's or everyone's are taken.
+ */
+async function limitGuest(c: Context<AppEnv>, thing: GuestThing, now_ms: number): Promise<void> {
+  const network = limiterNetworkOf(c.req.header("cf-connecting-ip"));
+  const r = await admitGuest(c.get("db"), thing, network, now_ms, guestLimitScale(c.env));
+  if (r.status !== "ok") throw new ApiError(`errors.guest_${thing}s_${r.status}`, 429, {}, { retry_after_ms: r.retry_after_ms });
+}
+
 /** History from D1, after the conversation's object wrote what it delivered (nothing a socket showed is missing). */
 export async function messagesAnswer(c: Context<AppEnv>, conversation: Conversation, side: Side) {
   const q = read(c, HistoryQuery);
@@ -64,6 +76,8 @@ export async function servicePicture(c: Context<AppEnv>, conversation: Conversat
   if (side === "visitor" && user_id === 0 && !withinUploadQuota(await conversationUploads(c.get("db"), conversation.id, now_ms), file.size)) {
     throw new ApiError("errors.upload_quota", 429, uploadQuotaParams());
   }
+  // ...and a new cookie is a new conversation: guests' pictures are also counted per network and in total.
+  if (side === "visitor" && user_id === 0) await limitGuest(c, "upload", now_ms);
   const r = await storeUpload(c.get("db"), c.env.UPLOADS, user_id, new Uint8Array(await file.arrayBuffer()), now_ms);
   if (r.status === "too_large") throw new ApiError("errors.upload_too_large", 413);
   if (r.status === "empty") throw new ApiError("errors.upload_empty");
@@ -81,6 +95,8 @@ export const serviceApi = new Hono<AppEnv>()
     const db = c.get("db");
     const now_ms = Date.now();
     if (context && !(await contextAllowed(db, visitor, context))) throw new ApiError("errors.not_found", 404);
+    // A guest's new conversation is counted per network and in total (a new cookie costs nothing).
+    if (visitor.kind === "guest" && !(await conversationOf(db, visitor))) await limitGuest(c, "conversation", now_ms);
     const conversation = await openConversation(db, visitor, visitor.kind === "guest" ? c.get("locale") : null, now_ms);
     if (context) await attachContext(db, conversation.id, context, now_ms);
     return ok(c, { conversation: await conversationView(c, conversation, "visitor"), ...(guest_token && isInProcess(c) ? { guest_token } : {}) });

@@ -23,7 +23,6 @@ import { afterResponse } from "../idempotency";
 import { deliverNotices } from "../../notices";
 import { twoFactorOn } from "../../domain/identity/two-factor";
 import { cardKeysOrNull, confirmCode } from "./money-guards";
-import { requireCode } from "./two-factor";
 import { clientOf } from "../../domain/identity/client";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
@@ -159,15 +158,14 @@ export const userApi = new Hono<AppEnv>()
     // The name the transparency log gives this account (its leaves carry nothing else of the user).
     return ok(c, { ...userInfo(c.get("user"), balances, undefined, two_factor), pseudonym });
   })
-  .post("/reset_login_pwd", requireUser, async (c) => {
+  // The old password is a guess like a sign-in's: the account's throttle and the network's limiter (decision 113).
+  .post("/reset_login_pwd", requireUser, limitAuthAttempts, async (c) => {
     const body = read(c, ResetPasswordBody);
+    const input = { user_id: c.get("user").id, old_password: body.old_password, new_password: body.new_password, code: body.code, keep_token_hash: c.get("session_token_hash") };
     // With two-factor on, a session and the old password are not enough to take the account.
-    if (await twoFactorOn(c.get("db"), c.get("user").id)) await requireCode(c, body.code);
-    const result = await changePassword(
-      c.get("db"),
-      { user_id: c.get("user").id, old_password: body.old_password, new_password: body.new_password, keep_token_hash: c.get("session_token_hash") },
-      Date.now(),
-    );
+    const result = await changePassword(c.get("db"), await cardKeysOrNull(c), input, Date.now());
+    if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
+    if (result.status === "code_required" || result.status === "code_wrong") throw new ApiError(`errors.two_factor_${result.status}`);
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     // The other sessions just ended: no hub may place another order under them.
     await forgetSessions(c.env, c.get("db"), { user_id: c.get("user").id });

@@ -9,7 +9,7 @@
  */
 import { base64 } from "@scure/base";
 
-export type CardKeys = { seal: CryptoKey; fingerprint: CryptoKey };
+export type CardKeys = { seal: CryptoKey; fingerprint: CryptoKey; recovery: CryptoKey };
 export type CardKeysResult = { status: "ok"; keys: CardKeys } | { status: "missing" | "invalid" };
 export type OpenResult = { status: "ok"; text: string } | { status: "unreadable" | "key_missing" };
 
@@ -23,6 +23,7 @@ export const DEV_CARD_KEY = "cHJvb2ZsaW5lLWRldmVsb3BtZW50LWNhcmQta2V5ISE=";
 const SEALED_PREFIX = "v1.";
 const SEAL_INFO = "proofline/card/aes-256-gcm/v1";
 const FINGERPRINT_INFO = "proofline/card/fingerprint/v1";
+const RECOVERY_INFO = "proofline/two-factor/recovery-code/v1";
 
 /** The key material to use, or null: production never falls back to the public development key. */
 export function cardKeySecret(env: { APP_ENV: string; CARD_KEY?: string }): string | null {
@@ -48,11 +49,13 @@ async function deriveKeys(secret: string): Promise<CardKeysResult> {
   if (!raw || raw.length !== 32) return { status: "invalid" };
   const base = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey"]);
   const hkdf = (info: string) => ({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8(info) });
-  const [seal, fingerprint] = await Promise.all([
+  const mac = { name: "HMAC", hash: "SHA-256", length: 256 };
+  const [seal, fingerprint, recovery] = await Promise.all([
     crypto.subtle.deriveKey(hkdf(SEAL_INFO), base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]),
-    crypto.subtle.deriveKey(hkdf(FINGERPRINT_INFO), base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign"]),
+    crypto.subtle.deriveKey(hkdf(FINGERPRINT_INFO), base, mac, false, ["sign"]),
+    crypto.subtle.deriveKey(hkdf(RECOVERY_INFO), base, mac, false, ["sign"]),
   ]);
-  return { status: "ok", keys: { seal, fingerprint } };
+  return { status: "ok", keys: { seal, fingerprint, recovery } };
 }
 
 /** "v1.<iv>.<ciphertext>": AES-GCM's tag (inside the ciphertext) refuses any change on opening. */

@@ -51,6 +51,21 @@ export function networkOf(address: string | null | undefined): string {
   return "local";
 }
 
+/**
+ * The network a per-network limit counts (the sign-in limiter, guest customer service): an
+ * IPv4 address as it is, an IPv6 address by its /64, the smallest block a subscriber is given
+ * (the rest of the address is theirs to change at will). null without an address: in-process
+ * calls of scripts and tests are not counted.
+ */
+export function limiterNetworkOf(address: string | null | undefined): string | null {
+  const ip = (address ?? "").trim();
+  if (!ip) return null;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1];
+  const v6 = ipv6Groups(ip);
+  return v6 ? `${v6.slice(0, 4).join(":")}::/64` : ip.slice(0, 64);
+}
+
 /** The eight groups of an IPv6 address (with "::" expanded, an embedded IPv4 tail counted as two), or null. */
 function ipv6Groups(ip: string): string[] | null {
   if (!ip.includes(":") || ip.length > 45 || !/^[0-9a-fA-F:.]+$/.test(ip)) return null;

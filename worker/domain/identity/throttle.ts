@@ -20,8 +20,17 @@ export const userThrottleKey = (account: string) => `user:${account}`;
 
 export type Attempt = { status: "taken" } | { status: "locked"; retry_after_ms: number };
 
-export async function takeAttempt(db: Db, key: string, now_ms: number): Promise<Attempt> {
-  const { max_failures, window_ms } = THROTTLE;
+/** How many attempts a key may take inside one window. The sign-in throttle's by default. */
+export type Budget = { max: number; window_ms: number };
+const SIGN_IN_BUDGET: Budget = { max: THROTTLE.max_failures, window_ms: THROTTLE.window_ms };
+
+/**
+ * Takes one attempt of `key`'s window, or refuses once its `max` are taken (or the key is
+ * locked). Other counted things (the guest limits of customer service) use it with their own
+ * budget and never lock or clear: their window simply fills and starts again.
+ */
+export async function takeAttempt(db: Db, key: string, now_ms: number, budget: Budget = SIGN_IN_BUDGET): Promise<Attempt> {
+  const { max, window_ms } = budget;
   const t = login_throttle;
   const fresh = sql`${t.window_started_at_ms} <= ${now_ms - window_ms}`;
   const taken = await db
@@ -35,11 +44,11 @@ export async function takeAttempt(db: Db, key: string, now_ms: number): Promise<
         window_started_at_ms: sql`(CASE WHEN ${fresh} THEN ${now_ms} ELSE ${t.window_started_at_ms} END)`,
       },
       // No row comes back when the key is locked or the window's attempts are all taken.
-      setWhere: sql`${t.locked_until_ms} <= ${now_ms} AND (${fresh} OR ${t.failures} < ${max_failures})`,
+      setWhere: sql`${t.locked_until_ms} <= ${now_ms} AND (${fresh} OR ${t.failures} < ${max})`,
     })
     .returning({ failures: t.failures });
   if (taken.length > 0) return { status: "taken" };
-  return { status: "locked", retry_after_ms: await retryAfter(db, key, now_ms) };
+  return { status: "locked", retry_after_ms: await retryAfter(db, key, now_ms, window_ms) };
 }
 
 /** The attempt stays counted; the one that fills the window locks the key for LOCK_MS. */
@@ -59,8 +68,8 @@ export function succeededAttempt(db: Db, key: string) {
   return db.delete(login_throttle).where(eq(login_throttle.key, key));
 }
 
-async function retryAfter(db: Db, key: string, now_ms: number): Promise<number> {
+async function retryAfter(db: Db, key: string, now_ms: number, window_ms: number): Promise<number> {
   const row = await db.query.login_throttle.findFirst({ where: eq(login_throttle.key, key) });
   if (!row) return 1_000; // cleared meanwhile by a right password: worth trying again at once
-  return Math.max(1_000, row.locked_until_ms - now_ms, row.window_started_at_ms + THROTTLE.window_ms - now_ms);
+  return Math.max(1_000, row.locked_until_ms - now_ms, row.window_started_at_ms + window_ms - now_ms);
 }

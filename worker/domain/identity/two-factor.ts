@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { hex } from "@scure/base";
-import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { base64, hex } from "@scure/base";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "../../db/client";
 import { openCard, sealCard, type CardKeys } from "../binding/card-crypto";
@@ -60,9 +60,24 @@ export function newRecoveryCodes(): string[] {
 }
 
 /** Case, spaces and the dash do not matter when a recovery code is typed back. */
-export function recoveryCodeHash(code: string): string {
-  const normalized = code.toLowerCase().replace(/[\s-]/g, "");
-  return hex.encode(sha256(new TextEncoder().encode(normalized)));
+const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, "");
+
+/**
+ * How a recovery code is stored (decision 116): "v1:" and HMAC-SHA-256 under the deployment's
+ * recovery key (derived from CARD_KEY). A copy of D1 alone cannot test guesses against it;
+ * a plain SHA-256 of ~49 bits could be searched offline, for every user at once.
+ */
+export async function recoveryCodeHash(keys: CardKeys, code: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", keys.recovery, new TextEncoder().encode(normalizeRecoveryCode(code)));
+  return `v1:${base64.encode(new Uint8Array(mac))}`;
+}
+
+/**
+ * Codes made before 116 were stored as hex SHA-256 (no prefix). They still work, once each like
+ * every code; nothing new is stored this way, and enabling again replaces them all.
+ */
+export function legacyRecoveryCodeHash(code: string): string {
+  return hex.encode(sha256(new TextEncoder().encode(normalizeRecoveryCode(code))));
 }
 
 export const looksLikeTotp = (code: string) => /^\d{6}$/.test(code);
@@ -89,11 +104,16 @@ export async function twoFactorOn(db: Db, user_id: number): Promise<boolean> {
   return Boolean(row?.enabled_at_ms);
 }
 
-export type SetupResult = { status: "ok"; secret: string; otpauth_url: string } | { status: "already_on" };
+export type SetupResult = { status: "ok"; secret: string; otpauth_url: string } | { status: "already_on" | "unavailable" };
 
-/** A new pending key (replacing an earlier pending one); nothing changes at sign-in yet. */
+/**
+ * A new pending key (replacing an earlier pending one); nothing changes at sign-in yet. A
+ * deployment without its card key (production without CARD_KEY) cannot key the recovery codes:
+ * it offers no new two-factor (those already on keep working).
+ */
 export async function beginSetup(db: Db, keys: CardKeys | null, user: { id: number; account: string }, now_ms: number): Promise<SetupResult> {
   if (await twoFactorOn(db, user.id)) return { status: "already_on" };
+  if (!keys) return { status: "unavailable" };
   const secret = new Secret({ size: 20 }).base32;
   const sealed = await sealSecret(keys, secret);
   const t = two_factor;
@@ -122,12 +142,14 @@ async function takeStep(db: Db, user_id: number, step: number, enabled: boolean)
   return taken.length > 0;
 }
 
-async function takeRecoveryCode(db: Db, user_id: number, code: string, now_ms: number): Promise<boolean> {
+async function takeRecoveryCode(db: Db, keys: CardKeys | null, user_id: number, code: string, now_ms: number): Promise<boolean> {
   const r = two_factor_recovery_codes;
+  // The stored form is either one; each row matches only its own, so a code is still spent once.
+  const hashes = keys ? [await recoveryCodeHash(keys, code), legacyRecoveryCodeHash(code)] : [legacyRecoveryCodeHash(code)];
   const used = await db
     .update(r)
     .set({ used_at_ms: now_ms })
-    .where(and(eq(r.user_id, user_id), eq(r.code_hash, recoveryCodeHash(code)), isNull(r.used_at_ms)))
+    .where(and(eq(r.user_id, user_id), inArray(r.code_hash, hashes), isNull(r.used_at_ms)))
     .returning({ id: r.id });
   return used.length > 0;
 }
@@ -149,7 +171,7 @@ export async function spendSecondFactor(db: Db, keys: CardKeys | null, user_id: 
     const step = secret === null ? null : matchStep(secret, typed, now_ms, row.last_step);
     return step !== null && (await takeStep(db, user_id, step, true)) ? "ok" : "wrong";
   }
-  return (await takeRecoveryCode(db, user_id, typed, now_ms)) ? "ok" : "wrong";
+  return (await takeRecoveryCode(db, keys, user_id, typed, now_ms)) ? "ok" : "wrong";
 }
 
 export type ProofResult =
@@ -190,31 +212,48 @@ async function checkProofs(db: Db, keys: CardKeys | null, user: { id: number; pa
 
 export type EnableResult =
   | { status: "ok"; recovery_codes: string[] }
-  | { status: "not_set_up" | "already_on" | "code_wrong" }
+  | { status: "not_set_up" | "already_on" | "unavailable" | "password_wrong" | "code_wrong" }
   | { status: "throttled"; retry_after_ms: number };
 
 /**
- * Puts the pending key in force once a code from it is right (proving the app holds it), with
- * ten fresh recovery codes, in one batch. The code counts in the account's throttle.
+ * Puts the pending key in force once the login password and a code from the key are right
+ * (the user is who they say, and the app holds the key), with ten fresh recovery codes, in one
+ * batch. Without the password a stolen session could turn two-factor on with the thief's own
+ * phone and lock the owner out (decision 116). Password and code are one attempt of the
+ * account's throttle, as everywhere (068). A wallet account without a password proves itself
+ * with the code alone, as when it turns two-factor off.
  */
-export async function enableTwoFactor(db: Db, keys: CardKeys | null, user: { id: number; account: string }, code: string, now_ms: number): Promise<EnableResult> {
+export async function enableTwoFactor(
+  db: Db,
+  keys: CardKeys | null,
+  user: { id: number; account: string; password_hash: string },
+  proofs: { code: string; password: string },
+  now_ms: number,
+): Promise<EnableResult> {
   const row = await rowOf(db, user.id);
   if (!row) return { status: "not_set_up" };
   if (row.enabled_at_ms) return { status: "already_on" };
+  if (!keys) return { status: "unavailable" };
   const key = userThrottleKey(user.account);
   const attempt = await takeAttempt(db, key, now_ms);
   if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
+  // A missing password is a wrong one; it needs no hash to say so.
+  if (user.password_hash !== "" && (!proofs.password || !verifyPassword(proofs.password, user.password_hash))) {
+    await failedAttempt(db, key, now_ms);
+    return { status: "password_wrong" };
+  }
   const secret = await openSecret(keys, row.secret);
-  const step = secret === null ? null : matchStep(secret, code.trim(), now_ms, row.last_step);
+  const step = secret === null ? null : matchStep(secret, proofs.code.trim(), now_ms, row.last_step);
   if (step === null || !(await takeStep(db, user.id, step, false))) {
     await failedAttempt(db, key, now_ms);
     return { status: "code_wrong" };
   }
   const recovery_codes = newRecoveryCodes();
+  const hashes = await Promise.all(recovery_codes.map((c) => recoveryCodeHash(keys, c)));
   const r = two_factor_recovery_codes;
   const enabled = await db.batch([
     db.delete(r).where(eq(r.user_id, user.id)),
-    db.insert(r).values(recovery_codes.map((c) => ({ user_id: user.id, code_hash: recoveryCodeHash(c), created_at_ms: now_ms }))),
+    db.insert(r).values(hashes.map((code_hash) => ({ user_id: user.id, code_hash, created_at_ms: now_ms }))),
     db
       .update(two_factor)
       .set({ enabled_at_ms: now_ms })

@@ -6,7 +6,7 @@ import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from ".
 import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, normalizeInviteCode } from "./rules";
 import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
 import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";
-import { spendSecondFactor } from "./two-factor";
+import { confirmUserProofs, spendSecondFactor } from "./two-factor";
 import type { CardKeys } from "../binding/card-crypto";
 import type { LocaleKey } from "../../../locales/languages";
 import { userAccountInserts } from "../ledger/accounts";
@@ -168,23 +168,34 @@ function rehashOnLogin(db: Db, user: User, password: string) {
 
 export const WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS = 24 * 3600_000;
 
-export type ChangePasswordResult = { status: "ok" } | { status: "old_password_wrong" | "password_invalid" | "password_same" };
+export type ChangePasswordResult =
+  | { status: "ok" }
+  | { status: "old_password_wrong" | "password_invalid" | "password_same" | "code_required" | "code_wrong" }
+  | { status: "throttled"; retry_after_ms: number };
 
-/** Changes the password and signs out every other session of the user, in one batch. */
+/**
+ * Changes the password and signs out every other session of the user, in one batch. The old
+ * password (and, with two-factor on, a code) is a proof like sign-in's: one attempt of the
+ * account's sign-in throttle, so a stolen session cannot guess the password here any faster
+ * than a stranger at the sign-in form (decision 113).
+ */
 export async function changePassword(
   db: Db,
-  input: { user_id: number; old_password: string; new_password: string; keep_token_hash: string },
+  keys: CardKeys | null,
+  input: { user_id: number; old_password: string; new_password: string; code: string; keep_token_hash: string },
   now_ms: number,
 ): Promise<ChangePasswordResult> {
   if (!isValidPassword(input.new_password)) return { status: "password_invalid" };
   const user = await db.query.users.findFirst({ where: eq(users.id, input.user_id) });
   if (!user) return { status: "old_password_wrong" };
-  // A wallet account that never had a password sets its first one with its session alone
-  // (decision 059); every other change needs the current password.
-  if (hasPassword(user)) {
-    if (!verifyPassword(input.old_password, user.password_hash)) return { status: "old_password_wrong" };
-    if (input.old_password === input.new_password) return { status: "password_same" };
-  }
+  // A wallet account that never had a password sets its first one with its session (and its
+  // code, with two-factor on) alone (decision 059); every other change needs the current password.
+  const had_password = hasPassword(user);
+  const proven = await confirmUserProofs(db, keys, user, { password: had_password ? input.old_password : undefined, code: input.code }, now_ms);
+  if (proven.status === "throttled") return proven;
+  if (proven.status === "password_wrong") return { status: "old_password_wrong" };
+  if (proven.status === "code_required" || proven.status === "code_wrong") return { status: proven.status };
+  if (had_password && input.old_password === input.new_password) return { status: "password_same" };
   await db.batch([
     db
       .update(users)
