@@ -51,8 +51,9 @@ async function ownerWithEverything(): Promise<Owner> {
   const wallet_id = await bindWallet(a.token);
   const card = await call("/api/user/add_bank", { name: "Ann Marker", bank: "Marker Bank", card_number: CARD, password: PASSWORD }, { token: a.token });
   const withdrawal = await call("/api/user/withdraw", { amount: "20", wallet_id, password: PASSWORD }, { token: a.token, headers: { "idempotency-key": rkey("w") } });
-  const { id: product_id } = await market({ durations: [{ seconds: 60, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }] });
-  const order = await call("/api/order/addorder", { product_id, direction: "up", amount: "10", seconds: 60, quote_price: await price(product_id), client_order_id: rkey("o") }, { token: a.token });
+  // An hour: A's order must stay open however long the matrix takes (its settlement would change A's balances).
+  const { id: product_id } = await market({ durations: [{ seconds: 3600, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 1000 * USDT }] });
+  const order = await call("/api/order/addorder", { product_id, direction: "up", amount: "10", seconds: 3600, quote_price: await price(product_id), client_order_id: rkey("o") }, { token: a.token });
   await withProfile(a.id, "verified");
   const pool = await buyPool(a.token, "100");
   const picture = await upload(a.token);

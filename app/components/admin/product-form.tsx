@@ -124,6 +124,9 @@ export function ProductForm({ product, action }: { product: ProductRow; action?:
       <button type="button" className="btn btn-plain" onClick={() => setDurations((ds) => [...ds, { seconds: 60, profit_rate_bp: 8500, min_amount: "10.00", max_amount: "10000.00" }])}>
         {t("products.add_duration")}
       </button>
+      <p className="muted" data-testid="terms-hint">
+        {t("products.terms_hint")}
+      </p>
       <Field label={t("reason")} name="reason" required />
       <button type="submit" className="btn btn-primary" disabled={fetcher.state !== "idle"}>
         {t("save")}

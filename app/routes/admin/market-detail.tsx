@@ -5,6 +5,8 @@ import { useTranslation } from "react-i18next";
 import { ExposureChart, type ExposurePoint } from "../../components/admin/exposure-chart";
 import { ProductForm, type ProductRow } from "../../components/admin/product-form";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
+import { decideProposal, loadProposals } from "../../lib/admin-terms.server";
+import { TermsProposals } from "../../components/admin/terms-proposals";
 import { formatUsdt } from "../../../worker/domain/money/units";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -18,16 +20,19 @@ const REFRESH_MS = 2_000;
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const id = String(params.id ?? "");
   if (!/^\d{1,15}$/.test(id)) throw new Response("Not found", { status: 404 });
-  const [list, exposure] = await Promise.all([
+  const [list, exposure, proposals] = await Promise.all([
     adminApiOrLogin<ProductRow[]>(context, request, "/api/admin/products"),
     adminApiOrLogin<Exposure>(context, request, `/api/admin/products/${id}/exposure`),
+    loadProposals(context, request, "market"),
   ]);
   const product = list.data?.find((p) => p.id === Number(id));
   if (!product || exposure.code !== 1) throw new Response("Not found", { status: 404 });
-  return { product, exposure: exposure.data };
+  return { product, exposure: exposure.data, proposals: proposals.filter((p) => p.target === product.symbol) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const decided = await decideProposal(context, request);
+  if (decided) return decided;
   const form = Object.fromEntries(await request.formData()) as Record<string, string>;
   return adminApi(context, request, "/api/admin/products/save", form);
 }
@@ -35,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 /** One market: its open exposure, live, with its last hour as a chart, and its settings. */
 export default function AdminProduct() {
   const { t, i18n } = useTranslation("admin");
-  const { product, exposure } = useLoaderData<typeof loader>();
+  const { product, exposure, proposals } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   useEffect(() => {
     const timer = setInterval(() => {
@@ -83,6 +88,7 @@ export default function AdminProduct() {
           <p className="muted">{t("products.no_history")}</p>
         )}
       </div>
+      <TermsProposals proposals={proposals} />
       <ProductForm product={product} />
     </section>
   );

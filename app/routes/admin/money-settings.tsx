@@ -11,6 +11,8 @@ import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import type { ChannelOut, WithdrawalRuleOut } from "../../../worker/api/present";
 import { formatBp, formatUsdt, formatUsdtExact, parseAmount } from "../../../worker/domain/money/units";
 import { quoteWithdrawal } from "../../../worker/domain/withdrawals/fees";
+import { decideProposal, loadProposals } from "../../lib/admin-terms.server";
+import { TermsProposals } from "../../components/admin/terms-proposals";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
@@ -20,14 +22,17 @@ type Rule = WithdrawalRuleOut;
 type MoneyConfig = { channels: Channel[]; bank: Bank; rules: { trc20: Rule; bank: Rule }; four_eyes: { threshold: string; threshold_micro: number }; binding_wait: { hours: number; min_hours: number; max_hours: number } };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [money, promotions] = await Promise.all([
+  const [money, promotions, proposals] = await Promise.all([
     adminApiOrLogin<MoneyConfig>(context, request, "/api/admin/money_config"),
     adminApi<{ four_eyes: { threshold: string; threshold_micro: number } }>(context, request, "/api/admin/promotion_config"),
+    loadProposals(context, request, "withdrawal"),
   ]);
-  return { ...money.data, promotion_four_eyes: promotions.code === 1 ? promotions.data.four_eyes : null };
+  return { ...money.data, promotion_four_eyes: promotions.code === 1 ? promotions.data.four_eyes : null, proposals };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
+  const decided = await decideProposal(context, request);
+  if (decided) return decided;
   const form = Object.fromEntries(await request.formData()) as Record<string, string>;
   const { intent, id, channel, ...body } = form;
   if (intent === "channel") {
@@ -46,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AdminMoney() {
   const { t } = useTranslation("admin");
   const { t: tp } = useTranslation("promotions");
-  const { channels, bank, rules, four_eyes, promotion_four_eyes, binding_wait } = useLoaderData<typeof loader>();
+  const { channels, bank, rules, four_eyes, promotion_four_eyes, binding_wait, proposals } = useLoaderData<typeof loader>();
   return (
     <section>
       <h1>{t("money.title")}</h1>
@@ -76,6 +81,7 @@ export default function AdminMoney() {
       <BankForm bank={bank} />
       <h2>{t("money.rules_title")}</h2>
       <p className="muted">{t("money.rules_note")}</p>
+      <TermsProposals proposals={proposals} />
       <div className="rule-grid">
         <RuleForm channel="trc20" rule={rules.trc20} />
         <RuleForm channel="bank" rule={rules.bank} />
