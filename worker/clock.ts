@@ -1,3 +1,4 @@
+import { isLocalRun } from "./app-env";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "./db/client";
 import { app_config } from "./db/schema";
@@ -13,7 +14,7 @@ export const TEST_CLOCK_KEY = "test.clock_offset_ms";
 type ClockEnv = { APP_ENV: string; TEST_CLOCK?: string };
 
 export function testClockEnabled(env: ClockEnv): boolean {
-  return env.TEST_CLOCK === "1" && env.APP_ENV !== "production";
+  return env.TEST_CLOCK === "1" && isLocalRun(env);
 }
 
 /** Now, in ms: `Date.now()`, plus the test offset where a test clock is enabled. */

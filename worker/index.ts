@@ -13,6 +13,9 @@ import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
 import { liabilitiesIfDue, pokeLog } from "./transparency-log";
 import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } from "./page-security";
+import { APP_ENVS, appEnvOf, walletOf } from "./mode";
+import { checkMoneyMode } from "./domain/ledger/money-mode";
+import { getDb } from "./db/client";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
@@ -44,9 +47,41 @@ async function route(request: Request, env: Env, ctx: ExecutionContext): Promise
   return handleRemix(bounded, { env, ctx, api: inProcessApi(api, env, ctx, ip, origin, ua), apiFetch: inProcessFetch(api, env, ctx, ip, origin, ua), cspNonce: newNonce() });
 }
 
+/**
+ * A deployment that must not serve: an APP_ENV off the allow-list, or a database holding the
+ * other mode's money (decision 122). Checked once per isolate and database; null when it may.
+ */
+const refusals = new WeakMap<object, Map<string, Promise<string | null>>>();
+function refusalOf(env: Env): Promise<string | null> {
+  if (appEnvOf(env) === null) return Promise.resolve(`APP_ENV "${env.APP_ENV}" is not one of ${APP_ENVS.join(", ")}`);
+  const byWallet = refusals.get(env.DB) ?? new Map<string, Promise<string | null>>();
+  refusals.set(env.DB, byWallet);
+  let known = byWallet.get(walletOf(env));
+  if (!known) {
+    known = checkMoneyMode(getDb(env.DB), walletOf(env), Date.now()).then(
+      (r) => (r.status === "ok" ? null : `this database holds ${r.held} money; APP_ENV "${env.APP_ENV}" moves ${walletOf(env)} money`),
+      (err) => {
+        // Not known yet (the database is unreachable): asked again at the next request.
+        byWallet.delete(walletOf(env));
+        throw err;
+      },
+    );
+    byWallet.set(walletOf(env), known);
+  }
+  return known;
+}
+
+/** What a refused deployment answers: the envelope, 503, and the reason in the log only. */
+function refused(reason: string): Response {
+  console.error("refusing to serve:", reason);
+  return Response.json({ code: 0, msg: "This deployment is misconfigured and serves nothing until an operator fixes it.", data: { error: "misconfigured" } }, { status: 503 });
+}
+
 export default {
   async fetch(request, rawEnv, ctx) {
     const env = withInvocationDb(rawEnv);
+    const reason = await refusalOf(rawEnv);
+    if (reason) return refused(reason);
     return withSecureCookies(await route(request, env, ctx), request, env);
   },
 
@@ -55,6 +90,8 @@ export default {
    * earn sweep, which pays each completed day of pool orders and miner machines.
    */
   async scheduled(_controller, env, ctx) {
+    const reason = await refusalOf(env);
+    if (reason) return void refused(reason);
     // One view for both: D1's per-invocation limits are shared by everything this run does.
     const limited = withInvocationDb(env);
     // Then the log: what the sweeps wrote, and anything a lost poke left in its inbox.

@@ -2,6 +2,7 @@
  * What every page answer carries against the web's usual attacks, and the one check page
  * requests pass before Remix sees them. Decision 087.
  */
+import { isLocalRun } from "./app-env";
 import { readBounded } from "./body";
 import { MAX_UPLOAD_BYTES } from "./domain/uploads/sniff";
 
@@ -77,7 +78,7 @@ export async function boundedPageRequest(request: Request): Promise<Request | nu
  * here instead of one per cookie. Socket upgrades (101) carry no cookies and pass untouched.
  */
 export function withSecureCookies(response: Response, request: Request, env: { APP_ENV: string }): Response {
-  if (response.status === 101 || (new URL(request.url).protocol !== "https:" && env.APP_ENV !== "production")) return response;
+  if (response.status === 101 || (new URL(request.url).protocol !== "https:" && isLocalRun(env))) return response;
   const cookies = response.headers.getSetCookie();
   if (cookies.every((c) => /;\s*secure\b/i.test(c))) return response;
   const out = new Response(response.body, response);

@@ -42,7 +42,7 @@ export function comparePrices(a: string | null | undefined, b: string | null | u
 }
 
 /** Is an open position currently ahead (1), behind (-1) or level (0) at `price`? */
-export function standing(direction: Direction, entry: string, price: string | null | undefined): 1 | -1 | 0 | null {
+export function standing(direction: Direction, entry: string | null, price: string | null | undefined): 1 | -1 | 0 | null {
   const c = comparePrices(price, entry);
   if (c === null) return null;
   return (direction === "up" ? c : -c) as 1 | -1 | 0;

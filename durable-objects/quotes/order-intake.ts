@@ -11,6 +11,7 @@ import { admits, combine, NO_EXPOSURE, withOrder, worstCase, type Exposure, type
 import { checkOrder, loadMarket, replayOf, writeOrders, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { ExposureView } from "./hub-api";
+import type { Wallet } from "../../worker/mode";
 
 /** The product's rules are re-read at least this often (a console save also reloads them at once). */
 const PRODUCT_FRESH_MS = 5_000;
@@ -60,8 +61,12 @@ export class OrderIntake {
   /** For the benches: groups written, the orders in them, and the wall time of their writes. */
   readonly written = { groups: 0, orders: 0, write_ms: 0 };
 
-  /** `feed` names where the hub's ticks come from, written on each order ("simulation" when absent). */
-  constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number; feed?: () => string }) {}
+  /**
+   * `feed` names where the hub's ticks come from, written on each order ("simulation" when
+   * absent); `wallet` whose money orders stake ("real" when absent); `onWritten` hears each
+   * order written (the hub stores its entry at the next tick).
+   */
+  constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number; feed?: () => string; wallet?: () => Wallet; onWritten?: (orders: readonly Order[]) => void }) {}
 
   /** Places an order at the latest tick; orders arriving while a write is in flight join the next batch. */
   async place(input: PlaceOrder, latest: () => Promise<Tick | null>): Promise<PlaceResult> {
@@ -73,7 +78,7 @@ export class OrderIntake {
     if (!admits(this.openExposure(), risk, checked.order.product.exposure_limit_micro)) return (await this.deps.market.replay(input)) ?? { status: "exposure_limit" };
     this.reserved = withOrder(this.reserved, risk);
     const result = await new Promise<PlaceResult | Error>((done) => {
-      this.pending.push({ order: { ...checked.order, feed: this.deps.feed?.() ?? "simulation" }, done });
+      this.pending.push({ order: { ...checked.order, feed: this.deps.feed?.() ?? "simulation", wallet: this.deps.wallet?.() ?? "real" }, done });
       if (!this.writing) void this.writePending();
     });
     if (result instanceof Error) throw result;
@@ -176,6 +181,7 @@ export class OrderIntake {
       this.written.write_ms += this.deps.now() - started_ms;
       // A group refused for old terms: the product is read again before the next order.
       if (results.some((r) => r.status === "terms_changed")) this.product = null;
+      this.deps.onWritten?.(results.flatMap((r) => (r.status === "ok" && !r.replayed ? [r.order] : [])));
       group.forEach((g, i) => {
         const r = results[i];
         this.reserved = withOrder(this.reserved, riskOf(g.order), -1);

@@ -9,6 +9,9 @@ import { ExposureLog } from "./exposure-log";
 import { feedKey, simRandom, simSeeds } from "./feed";
 import type { ExposureView, HubConfig, HubQuote, HubStats, PlaceAsResult, QuoteHubApi } from "./hub-api";
 import { SessionCache } from "./session-cache";
+import { PendingEntries } from "./entries";
+import { feedKind, walletOf } from "../../worker/mode";
+import { ordersAwaitingEntry, writeEntries } from "../../worker/domain/trades/orders";
 import { resolveSessionHash, touchLiveSessions } from "../../worker/domain/identity/session";
 import { pushNew } from "../../worker/push/send";
 import { notifyOwner, type Outcome } from "./notify";
@@ -49,7 +52,24 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   private readonly prices = new Prices(this.ctx.storage.sql, simRandom(this.env), simSeeds(this.env), () => this.ctx.getWebSockets(), () => ({ config: this.config, simulated: this.simulated }));
   private readonly exposureLog = new ExposureLog(this.ctx.storage.sql);
   /** Each use of D1 gets its own counted view (worker/db/limits.ts). */
-  private readonly intake = new OrderIntake({ market: d1Market(() => getDb(invocationDb(this.env)), () => this.logSim(), () => this.pokeLogSoon()), symbol: () => this.config!.symbol, now: () => Date.now(), feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`) });
+  private readonly intake = new OrderIntake({
+    market: d1Market(() => getDb(invocationDb(this.env)), () => this.logSim(), () => this.pokeLogSoon()),
+    symbol: () => this.config!.symbol,
+    now: () => Date.now(),
+    feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`),
+    wallet: () => walletOf(this.env),
+    onWritten: (orders) => this.entries.add(orders.map((o) => ({ id: o.id, user_id: o.user_id, accepted_at_ms: o.created_at_ms }))),
+  });
+  /** Orders waiting for their entry, the first tick after acceptance (decision 122). */
+  private readonly entries = new PendingEntries({
+    firstTickAfter: (after_ms, until_ms) => this.prices.store.firstAfter(after_ms, until_ms),
+    write: (entries) => writeEntries(getDb(invocationDb(this.env)), entries),
+    waiting: () => (this.config ? ordersAwaitingEntry(getDb(invocationDb(this.env)), this.config.symbol) : Promise.resolve([])),
+    told: (entries) => {
+      // The owners' open-order lists show the entry now.
+      for (const e of entries) this.ctx.waitUntil(this.channel(e.user_id).publishAll([{ type: "order", order_id: e.id, status: "open" }]).catch(() => undefined));
+    },
+  });
   /** The sessions orders are placed under (decision 106): no D1 read per order. */
   private readonly sessions = new SessionCache({
     source: {
@@ -72,7 +92,11 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
 
   /** Read at each use: tests switch a hub to the exchange feed by replacing its env. */
   private get simulated(): boolean {
-    return (this.env.PRICE_FEED ?? "simulation") !== "binance";
+    return feedKind(this.env) === "simulation";
+  }
+
+  private channel(user_id: number) {
+    return this.env.USER_CHANNEL.get(this.env.USER_CHANNEL.idFromName(String(user_id)));
   }
 
   async ensure(config: HubConfig): Promise<void> {
@@ -151,8 +175,9 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     try {
       if (this.config) {
         this.prices.keepBeat(now);
-        if (!this.simulated) this.upstream.keep(this.env, this.config.feed_symbol);
+        if (feedKind(this.env) === "exchange") this.upstream.keep(this.env, this.config.feed_symbol);
         await this.intake.currentProduct();
+        await this.entries.flush(Date.now()).catch((err) => console.error("order entries", err));
         more = (await this.settle(now)).more;
         if (this.intake.loaded) this.exposureLog.record(Date.now(), this.intake.openExposure());
         await this.logSim();
@@ -203,7 +228,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
 
   private async settle(now: number): Promise<SettleRun> {
     if (!this.config) return { settled: 0, already: 0, more: false };
-    const channel = (user_id: number) => this.env.USER_CHANNEL.get(this.env.USER_CHANNEL.idFromName(String(user_id)));
+    const channel = (user_id: number) => this.channel(user_id);
     // The owners told of this run: their `orders_settled` notices (written at `now`) go to their devices after.
     const owners = new Set<number>();
     const notify = (user_id: number, outcomes: Outcome[]) => (owners.add(user_id), notifyOwner(channel, user_id, outcomes));

@@ -86,7 +86,8 @@ async function writeDue(deps: SettlementDeps, orders: DueOrders, due: Order[], n
   let from = Infinity;
   let to = -Infinity;
   for (const o of due) {
-    from = Math.min(from, o.entry_tick_ts_ms, o.delivery_at_ms);
+    // From before acceptance: its entry is the first tick after it (and the audit shows the ticks around).
+    from = Math.min(from, o.created_at_ms);
     to = Math.max(to, o.delivery_at_ms);
   }
   const ticks = deps.ticks.ticks(from - TICKS_BEFORE_MS, to + TICKS_AFTER_MS);

@@ -67,6 +67,12 @@ export class TickStore {
     this.sql.exec("INSERT INTO candles (t_ms, o, h, l, c, v) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(t_ms) DO UPDATE SET h = excluded.h, l = excluded.l, c = excluded.c, v = excluded.v", c.t_ms, c.o, c.h, c.l, c.c, c.v);
   }
 
+  /** The first tick after `after_ms` and at or before `until_ms` (an order's entry), or null. */
+  firstAfter(after_ms: number, until_ms: number): Tick | null {
+    const row = this.sql.exec<TickRow>("SELECT ts_ms, price_e8, trade_id FROM ticks WHERE ts_ms > ? AND ts_ms <= ? ORDER BY ts_ms LIMIT 1", after_ms, until_ms).toArray()[0];
+    return row ? tickOf(row) : null;
+  }
+
   ticks(from_ms: number, to_ms: number): Tick[] {
     return this.sql.exec<TickRow>("SELECT ts_ms, price_e8, trade_id FROM ticks WHERE ts_ms BETWEEN ? AND ? ORDER BY ts_ms", from_ms, to_ms).toArray().map(tickOf);
   }

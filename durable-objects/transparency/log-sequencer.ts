@@ -5,6 +5,7 @@
  * Worker secrets in production; locally they are generated into this object's own storage on
  * first use (never D1, never the repository). See docs/transparency.md.
  */
+import { isLocalRun } from "../../worker/app-env";
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../../worker/db/client";
 import type { Env } from "../../worker/env";
@@ -86,7 +87,7 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
     const origin = this.env.LOG_ORIGIN || "localhost/proofline";
     if (this.env.LOG_SIGNING_KEY && this.env.LOG_PSEUDONYM_KEY) {
       this.keysCache = { origin, signing_seed: b64decode(this.env.LOG_SIGNING_KEY), pseudonym_key: b64decode(this.env.LOG_PSEUDONYM_KEY) };
-    } else if (this.env.APP_ENV === "production") {
+    } else if (!isLocalRun(this.env)) {
       this.keysCache = null;
     } else {
       let local = await this.ctx.storage.get<{ signing_seed: Uint8Array; pseudonym_key: Uint8Array }>("local_keys");

@@ -62,7 +62,12 @@ export function createApi() {
     if (c.req.method !== "GET" && c.res.status < 400 && !POKED_BY_HUB.has(c.req.path)) await afterResponse(c, pokeLog(c.env));
   });
 
-  app.on(["GET", "POST"], "/health", (c) => c.json({ code: 1, msg: translate(c.get("locale"), "errors.ok"), data: { time_ms: Date.now(), mode: modeOf(c.env) } }));
+  // Production without a usable price feed is not ready: it takes no orders, and says so here (503).
+  app.on(["GET", "POST"], "/health", (c) => {
+    const mode = modeOf(c.env);
+    const ready = mode !== "unready";
+    return c.json({ code: ready ? 1 : 0, msg: translate(c.get("locale"), ready ? "errors.ok" : "errors.feed_unavailable"), data: { time_ms: Date.now(), mode, ready } }, ready ? 200 : 503);
+  });
   app.route("/user", userApi);
   app.route("/user", devicesApi);
   // Open to guests: before the /user sub-apps whose middleware requires a session.

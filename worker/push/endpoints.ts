@@ -5,6 +5,7 @@
  * endpoints of their vendor's push service, so only those hosts are accepted, over https on
  * the default port, without credentials in the URL (decision 114).
  */
+import { isLocalRun } from "../app-env";
 
 /** The push services browsers use today (checked against their endpoints in the wild). */
 export const PUSH_SERVICE_HOSTS = [
@@ -28,7 +29,7 @@ export const PUSH_SERVICE_DOMAINS = [
  * sets `PUSH_TEST_HOSTS = "1"` (vitest.config.ts does; wrangler.toml never).
  */
 type PushHostEnv = { APP_ENV: string; PUSH_TEST_HOSTS?: string };
-const testHostsAllowed = (env: PushHostEnv) => env.PUSH_TEST_HOSTS === "1" && env.APP_ENV !== "production";
+const testHostsAllowed = (env: PushHostEnv) => env.PUSH_TEST_HOSTS === "1" && isLocalRun(env);
 
 export function pushEndpointAllowed(endpoint: string, env: PushHostEnv): boolean {
   let u: URL;

@@ -8,6 +8,7 @@
  * so it survives restarts and is never in the repository. Production without the secret has no
  * push at all rather than a key stored in the database.
  */
+import { isLocalRun } from "../app-env";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { push_vapid_local } from "../db/schema";
@@ -42,7 +43,7 @@ async function localJwk(db: Db, now_ms: number): Promise<JsonWebKey> {
 export async function vapidKeys(env: VapidEnv, db: Db, now_ms: number): Promise<VapidKeys | null> {
   try {
     if (env.VAPID_PRIVATE_KEY) return await fromJwk(JSON.parse(env.VAPID_PRIVATE_KEY) as JsonWebKey);
-    if (env.APP_ENV === "production") return null;
+    if (!isLocalRun(env)) return null;
     return await fromJwk(await localJwk(db, now_ms));
   } catch (err) {
     console.error("VAPID key unusable", err);

@@ -71,7 +71,9 @@ export function PositionList({ items, server_time, locale }: { items: Order[]; s
                 </div>
                 <div>
                   <dt>{t("entry_price")}</dt>
-                  <dd data-testid="entry-price">{formatPrice(o.entry_price, locale)}</dd>
+                  <dd data-testid="entry-price" data-pending={o.entry_price === null ? "true" : undefined}>
+                    {o.entry_price === null ? t("entry_pending") : formatPrice(o.entry_price, locale)}
+                  </dd>
                 </div>
                 <div>
                   <dt>{t("now")}</dt>
@@ -119,7 +121,7 @@ export function HistoryList({ items, locale }: { items: Order[]; locale: string 
               </div>
               <div>
                 <dt>{t("entry_price")}</dt>
-                <dd>{formatPrice(o.entry_price, locale)}</dd>
+                <dd>{o.entry_price === null ? "--" : formatPrice(o.entry_price, locale)}</dd>
               </div>
               <div>
                 <dt>{t("settlement_price")}</dt>

@@ -93,7 +93,7 @@ export default function OrderDetail() {
 
       <section className="card">
         <dl className="t-facts">
-          <Fact label={t("buy_price")} value={formatPrice(order.entry_price, locale)} testId="fact-entry" />
+          <Fact label={t("buy_price")} value={order.entry_price === null ? (open ? t("entry_pending") : "--") : formatPrice(order.entry_price, locale)} testId="fact-entry" />
           <Fact label={t("quote_price")} value={formatPrice(order.quote_price, locale)} />
           <Fact label={t("direction")} value={<DirectionTag direction={order.direction} />} />
           <Fact label={t("quantity")} value={`${formatUsdt(order.amount_micro, locale)} USDT`} testId="fact-amount" />
@@ -180,7 +180,7 @@ type Row = { kind: "tick"; tick: AuditTick } | { kind: "marker"; label: string; 
 /** The audit ticks in two groups, with the purchase and delivery moments marked between them. */
 function TickTable({ order, locale, precise }: { order: Order; locale: string; precise: (ms: number) => string }) {
   const { t } = useTranslation("trade");
-  const split = order.entry_ts + (order.delivery_at - order.entry_ts) / 2;
+  const split = order.created_at + (order.delivery_at - order.created_at) / 2;
   const withMarker = (ticks: AuditTick[], label: string, at: number): Row[] => {
     const rows: Row[] = [];
     let placed = false;

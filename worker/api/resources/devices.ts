@@ -4,6 +4,7 @@
  * (`passkey_login/*`).
  */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { walletOf } from "../../mode";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { clientOf } from "../../domain/identity/client";
@@ -134,5 +135,5 @@ export const devicesApi = new Hono<AppEnv>()
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     await handOverAtSignIn(c, result.user.id);
     await afterResponse(c, deliverNotices(c.env, [result.user.id], party.now_ms));
-    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.logged_in");
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id, walletOf(c.env)), result.token) }, "errors.logged_in");
   });

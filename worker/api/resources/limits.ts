@@ -131,7 +131,7 @@ export const limitsApi = new Hono<AppEnv>()
     const range = rangeOf(c);
     const list = await userOrdersBetween(c.get("db"), c.get("user").id, range, MAX_ROWS);
     const money = (v: number | null) => (v === null ? null : usdtExact(v));
-    const rows = list.map((o) => [o.id, isoUtc(o.created_at_ms), o.symbol, o.direction, o.seconds, usdtExact(o.stake_micro), usdtExact(o.fee_micro), formatPriceE8(o.entry_price_e8), isoUtc(o.delivery_at_ms), o.status, o.settlement_price_e8 === null ? null : formatPriceE8(o.settlement_price_e8), money(o.payout_micro), o.status === "open" ? null : money(o.profit_micro), isoUtc(o.settled_at_ms)]);
+    const rows = list.map((o) => [o.id, isoUtc(o.created_at_ms), o.symbol, o.direction, o.seconds, usdtExact(o.stake_micro), usdtExact(o.fee_micro), o.entry_price_e8 === null ? null : formatPriceE8(o.entry_price_e8), isoUtc(o.delivery_at_ms), o.status, o.settlement_price_e8 === null ? null : formatPriceE8(o.settlement_price_e8), money(o.payout_micro), o.status === "open" ? null : money(o.profit_micro), isoUtc(o.settled_at_ms)]);
     return csvResponse(c, `orders-${range.from}-${range.to}.csv`, toCsv(ORDERS_CSV_HEADER, rows));
   });
 

@@ -65,6 +65,7 @@ export const moneyApi = new Hono<AppEnv>()
   .post("/withdraw_info", async (c) => {
     const db = c.get("db");
     const user = c.get("user");
+    // Real money only: demo money is never withdrawable.
     const [balances, rules] = await Promise.all([userBalances(db, user.id), getRules(db)]);
     return ok(c, {
       available: usdt(balances.available_micro),

@@ -15,6 +15,7 @@ import { amount, id, int, optionalId, pagination } from "../fields";
 import { idempotencyKey } from "../idempotency";
 import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
+import { modeOf } from "../../mode";
 import { orderRefusalError } from "./limits";
 
 const INTERVALS = { "1m": 60_000, "5m": 300_000, "15m": 900_000, "1h": 3_600_000 } as const;
@@ -66,7 +67,8 @@ export function orderOut(o: Order, ticks: { ts_ms: number; price_e8: number; rol
     profit_rate_bp: o.profit_rate_bp,
     expected_income: usdtExact(winnings(o.stake_micro, o.profit_rate_bp)),
     quote_price: formatPriceE8(o.quote_price_e8),
-    entry_price: formatPriceE8(o.entry_price_e8),
+    /** Null until the first tick after acceptance arrives (a second at most on a live feed). */
+    entry_price: o.entry_price_e8 === null ? null : formatPriceE8(o.entry_price_e8),
     entry_ts: o.entry_tick_ts_ms,
     settlement_price: o.settlement_price_e8 === null ? null : formatPriceE8(o.settlement_price_e8),
     settlement_ts: o.settlement_tick_ts_ms,
@@ -136,6 +138,8 @@ export const marketsApi = new Hono<AppEnv>()
  * from D1 on the way. The hub also wakes the transparency log, once per group of orders.
  */
 export const placeOrderApi = new Hono<AppEnv>().post("/addorder", async (c) => {
+  // Real money is never staked without the real feed (decision 122): no simulation stands in.
+  if (modeOf(c.env) === "unready") throw new ApiError("errors.feed_unavailable", 503);
   const token = tokenFrom(c.req.raw.headers);
   if (!token || token.length > 100) throw new ApiError("errors.unauthorized", 401);
   const body = read(c, AddOrder);

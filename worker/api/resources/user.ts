@@ -4,7 +4,7 @@ import { logSequencer } from "../../transparency-log";
 import { z } from "zod";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
 import { grantDemoMoney } from "../../domain/ledger/demo";
-import { modeOf } from "../../mode";
+import { modeOf, walletOf } from "../../mode";
 import { changePassword, hasPassword, loginUser, registerUser, setUserLanguage, type User } from "../../domain/identity/users";
 import { revokeSession } from "../../domain/identity/session";
 import { forgetSessions } from "../../quotes";
@@ -113,7 +113,7 @@ export const userApi = new Hono<AppEnv>()
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
     if (modeOf(c.env) === "demo") await grantDemoMoney(c.get("db"), result.user.id, Date.now());
     await handOverAtSignIn(c, result.user.id);
-    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token) }, "errors.registered");
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id, walletOf(c.env)), result.token) }, "errors.registered");
   })
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
@@ -127,7 +127,7 @@ export const userApi = new Hono<AppEnv>()
     // A sign-in from a device not seen before wrote a notice: the badge and the push hear it.
     await afterResponse(c, deliverNotices(c.env, [result.user.id], now_ms));
     const two_factor = await twoFactorOn(c.get("db"), result.user.id);
-    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id, walletOf(c.env)), result.token, two_factor) }, "errors.logged_in");
   })
   .get("/nonce", limitAuthAttempts, async (c) => ok(c, await issueNonce(c.get("db"), Date.now())))
   .post("/loginByAddr", limitAuthAttempts, async (c) => {
@@ -145,7 +145,7 @@ export const userApi = new Hono<AppEnv>()
     // A sign-in from a device not seen before wrote a notice: the badge and the push hear it.
     await afterResponse(c, deliverNotices(c.env, [result.user.id], now_ms));
     const two_factor = await twoFactorOn(c.get("db"), result.user.id);
-    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id), result.token, two_factor) }, "errors.logged_in");
+    return ok(c, { userinfo: userInfo(result.user, await userBalances(c.get("db"), result.user.id, walletOf(c.env)), result.token, two_factor) }, "errors.logged_in");
   })
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.get("db"), c.get("session_token_hash"), Date.now());
@@ -154,7 +154,7 @@ export const userApi = new Hono<AppEnv>()
   })
   .post("/user", requireUser, async (c) => {
     const id = c.get("user").id;
-    const [balances, two_factor, pseudonym] = await Promise.all([userBalances(c.get("db"), id), twoFactorOn(c.get("db"), id), logSequencer(c.env).pseudonym(id)]);
+    const [balances, two_factor, pseudonym] = await Promise.all([userBalances(c.get("db"), id, walletOf(c.env)), twoFactorOn(c.get("db"), id), logSequencer(c.env).pseudonym(id)]);
     // The name the transparency log gives this account (its leaves carry nothing else of the user).
     return ok(c, { ...userInfo(c.get("user"), balances, undefined, two_factor), pseudonym });
   })

@@ -80,8 +80,13 @@ export const orders = sqliteTable(
     profit_rate_bp: integer("profit_rate_bp").notNull(),
     seconds: integer("seconds").notNull(),
     quote_price_e8: integer("quote_price_e8").notNull(),
-    entry_price_e8: integer("entry_price_e8").notNull(),
-    entry_tick_ts_ms: integer("entry_tick_ts_ms").notNull(),
+    /**
+     * The entry: the first tick after the order was accepted (`created_at_ms`), so no view of
+     * the market from before the order decides it. Null until that tick arrives (the hub writes
+     * it at its next beat; settlement finds it in the ticks if the hub could not).
+     */
+    entry_price_e8: integer("entry_price_e8"),
+    entry_tick_ts_ms: integer("entry_tick_ts_ms"),
     created_at_ms: integer("created_at_ms").notNull(),
     delivery_at_ms: integer("delivery_at_ms").notNull(),
     status: text("status", { enum: ["open", "won", "lost", "tie", "void"] }).notNull(),
@@ -97,12 +102,14 @@ export const orders = sqliteTable(
     feed: text("feed").notNull().default("simulation"),
     /** The market's terms version the order was placed under (a trigger holds it to the one in force). */
     terms_version: integer("terms_version").notNull().default(1),
+    /** Whose money: "real", or "demo" (a demo deployment's own accounts, never withdrawable). */
+    wallet: text("wallet", { enum: ["real", "demo"] }).notNull().default("real"),
   },
   (t) => [
     uniqueIndex("orders_request_unique").on(t.user_id, t.request_key),
     index("orders_user_idx").on(t.user_id, t.status, t.id),
     index("orders_due_idx").on(t.status, t.delivery_at_ms),
-    check("orders_amounts", sql`${t.stake_micro} > 0 AND ${t.fee_micro} >= 0 AND ${t.entry_price_e8} > 0 AND ${t.delivery_at_ms} > ${t.created_at_ms}`),
+    check("orders_amounts", sql`${t.stake_micro} > 0 AND ${t.fee_micro} >= 0 AND (${t.entry_price_e8} IS NULL OR ${t.entry_price_e8} > 0) AND ${t.delivery_at_ms} > ${t.created_at_ms}`),
   ],
 );
 

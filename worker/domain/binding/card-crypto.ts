@@ -7,6 +7,7 @@
  * distinct labels, so the sealing key is never reused as a MAC key. WebCrypto only: the same in
  * workerd and Node. Every function takes the keys; only `cardKeySecret` looks at the env.
  */
+import { isLocalRun } from "../../app-env";
 import { base64 } from "@scure/base";
 
 export type CardKeys = { seal: CryptoKey; fingerprint: CryptoKey; recovery: CryptoKey };
@@ -28,7 +29,7 @@ const RECOVERY_INFO = "proofline/two-factor/recovery-code/v1";
 /** The key material to use, or null: production never falls back to the public development key. */
 export function cardKeySecret(env: { APP_ENV: string; CARD_KEY?: string }): string | null {
   if (env.CARD_KEY) return env.CARD_KEY;
-  return env.APP_ENV === "production" ? null : DEV_CARD_KEY;
+  return isLocalRun(env) ? DEV_CARD_KEY : null;
 }
 
 const imported = new Map<string, Promise<CardKeysResult>>();

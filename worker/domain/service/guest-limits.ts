@@ -6,6 +6,7 @@
  * statement takes a unit or refuses once the window's are taken, so parallel requests cannot
  * pass a limit together.
  */
+import { isLocalRun } from "../../app-env";
 import type { Db } from "../../db/client";
 import { takeAttempt, type Budget } from "../identity/throttle";
 
@@ -58,7 +59,7 @@ export async function admitGuest(db: Db, thing: GuestThing, network: string | nu
  * production, like every test switch.
  */
 export function guestLimitScale(env: { APP_ENV: string; GUEST_LIMITS_SCALE?: string }): number {
-  if (env.APP_ENV === "production") return 1;
+  if (!isLocalRun(env)) return 1;
   const n = Number(env.GUEST_LIMITS_SCALE ?? "1");
   return Number.isInteger(n) && n >= 1 ? n : 1;
 }

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { refusedBy } from "../../db/refusal";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
-import { platformAccount, userAccount } from "../ledger/accounts";
+import { tradeAccounts } from "../ledger/accounts";
+import type { Wallet } from "../../mode";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
 import { orderRefusal, type OrderRefusal } from "../limits/limits";
 import { requestHash } from "../money/request-hash";
@@ -79,6 +80,8 @@ export type CheckedOrder = {
   now_ms: number;
   /** The feed the ticks came from (orders table `feed`); the hub names it. */
   feed?: string;
+  /** Whose money it stakes ("real" when absent; the hub of a demo deployment says "demo"). */
+  wallet?: Wallet;
 };
 
 export function orderRequestHash(input: PlaceOrder): string {
@@ -132,10 +135,9 @@ function orderStatements(db: Db, o: CheckedOrder): D1PreparedStatement[] {
   const order_id = sql`(SELECT id FROM orders WHERE user_id = ${input.user_id} AND request_key = ${input.request_key})`;
   const ref = sql`CAST(${order_id} AS TEXT)` as unknown as string;
   const base = `order:${input.user_id}:${input.request_key}`;
-  const transfers: Transfer[] = [
-    { key: `${base}:stake`, debit: userAccount(input.user_id, "available"), credit: userAccount(input.user_id, "locked_trade"), amount_micro: input.stake_micro, code: "trade_stake", ref_type: "order", ref_id: ref },
-  ];
-  if (fee_micro > 0) transfers.push({ key: `${base}:fee`, debit: userAccount(input.user_id, "available"), credit: platformAccount("fees"), amount_micro: fee_micro, code: "trade_fee", ref_type: "order", ref_id: ref });
+  const a = tradeAccounts(input.user_id, o.wallet ?? "real");
+  const transfers: Transfer[] = [{ key: `${base}:stake`, debit: a.free, credit: a.locked, amount_micro: input.stake_micro, code: "trade_stake", ref_type: "order", ref_id: ref }];
+  if (fee_micro > 0) transfers.push({ key: `${base}:fee`, debit: a.free, credit: a.fees, amount_micro: fee_micro, code: "trade_fee", ref_type: "order", ref_id: ref });
   return d1Statements(db, [
     db
       .insert(orders)
@@ -149,8 +151,9 @@ function orderStatements(db: Db, o: CheckedOrder): D1PreparedStatement[] {
         profit_rate_bp: duration.profit_rate_bp,
         seconds: duration.seconds,
         quote_price_e8: input.quote_price_e8,
-        entry_price_e8: latest.price_e8,
-        entry_tick_ts_ms: latest.ts_ms,
+        // The entry is the first tick after this moment: stored at the hub's next beat.
+        entry_price_e8: null,
+        entry_tick_ts_ms: null,
         created_at_ms: now_ms,
         delivery_at_ms: now_ms + duration.seconds * 1000,
         status: "open",
@@ -158,6 +161,7 @@ function orderStatements(db: Db, o: CheckedOrder): D1PreparedStatement[] {
         request_hash: o.request_hash,
         feed: o.feed ?? "simulation",
         terms_version: product.terms_version,
+        wallet: o.wallet ?? "real",
       })
       .returning(),
     ...transfers.flatMap((t) => transferStatements(t, now_ms)),
@@ -271,13 +275,13 @@ function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
     ref_type: "order",
     ref_id: String(o.id),
   });
-  const locked = userAccount(o.user_id, "locked_trade");
-  const available = userAccount(o.user_id, "available");
+  // Demo orders settle between demo accounts only (accounts.ts, tradeAccounts).
+  const a = tradeAccounts(o.user_id, o.wallet);
   const out: Transfer[] = [];
-  if (outcome.status === "lost") out.push(t("stake", locked, platformAccount("trading"), o.stake_micro, "trade_loss"));
-  else out.push(t("stake", locked, available, o.stake_micro, `trade_${outcome.status === "won" ? "stake_return" : outcome.status === "tie" ? "tie_refund" : "void_refund"}`));
-  if (outcome.status === "won" && outcome.payout_micro > o.stake_micro) out.push(t("gain", platformAccount("trading"), available, outcome.payout_micro - o.stake_micro, "trade_win"));
-  if (outcome.status === "void" && o.fee_micro > 0) out.push(t("fee_refund", platformAccount("fees"), available, o.fee_micro, "trade_fee_refund"));
+  if (outcome.status === "lost") out.push(t("stake", a.locked, a.house, o.stake_micro, "trade_loss"));
+  else out.push(t("stake", a.locked, a.free, o.stake_micro, `trade_${outcome.status === "won" ? "stake_return" : outcome.status === "tie" ? "tie_refund" : "void_refund"}`));
+  if (outcome.status === "won" && outcome.payout_micro > o.stake_micro) out.push(t("gain", a.house, a.free, outcome.payout_micro - o.stake_micro, "trade_win"));
+  if (outcome.status === "void" && o.fee_micro > 0) out.push(t("fee_refund", a.fees, a.free, o.fee_micro, "trade_fee_refund"));
   return out;
 }
 
@@ -296,7 +300,7 @@ function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: 
   const rows = JSON.stringify(
     part.map(({ order: o, outcome }) => {
       const at = outcome.status === "void" ? null : outcome.settlement;
-      return { id: o.id, status: outcome.status, reason: outcome.status === "void" ? outcome.reason : "", price: at?.price_e8 ?? null, ts: at?.ts_ms ?? null, payout: outcome.payout_micro, profit: outcome.profit_micro };
+      return { id: o.id, status: outcome.status, reason: outcome.status === "void" ? outcome.reason : "", price: at?.price_e8 ?? null, ts: at?.ts_ms ?? null, entry_price: outcome.entry?.price_e8 ?? null, entry_ts: outcome.entry?.ts_ms ?? null, payout: outcome.payout_micro, profit: outcome.profit_micro };
     }),
   );
   const ticks = JSON.stringify(part.flatMap((s) => s.audit.map((a) => [s.order.id, a.ts_ms, a.price_e8, a.role, a.trade_id ?? null])));
@@ -307,8 +311,10 @@ function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: 
       FROM json_each(${rows}) AS j`,
     // The guard above already proved every order open; joined on the primary key, so SQLite
     // looks each order up by id instead of scanning the open ones.
-    sql`UPDATE orders SET status = s.status, settlement_price_e8 = s.price, settlement_tick_ts_ms = s.ts, payout_micro = s.payout, profit_micro = s.profit, void_reason = s.reason, settled_at_ms = ${now_ms}
-      FROM (SELECT ${field("id")} AS id, ${field("status")} AS status, ${field("price")} AS price, ${field("ts")} AS ts, ${field("payout")} AS payout, ${field("profit")} AS profit, ${field("reason")} AS reason FROM json_each(${rows}) AS j) AS s
+    // The entry the hub stored stays; one it had not stored yet is the one settlement found.
+    sql`UPDATE orders SET status = s.status, settlement_price_e8 = s.price, settlement_tick_ts_ms = s.ts, payout_micro = s.payout, profit_micro = s.profit, void_reason = s.reason, settled_at_ms = ${now_ms},
+        entry_price_e8 = COALESCE(orders.entry_price_e8, s.entry_price), entry_tick_ts_ms = COALESCE(orders.entry_tick_ts_ms, s.entry_ts)
+      FROM (SELECT ${field("id")} AS id, ${field("status")} AS status, ${field("price")} AS price, ${field("ts")} AS ts, ${field("entry_price")} AS entry_price, ${field("entry_ts")} AS entry_ts, ${field("payout")} AS payout, ${field("profit")} AS profit, ${field("reason")} AS reason FROM json_each(${rows}) AS j) AS s
       WHERE orders.id = s.id`,
     sql`INSERT INTO order_ticks (order_id, ts_ms, price_e8, role, trade_id)
       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(${ticks}) WHERE true
@@ -437,10 +443,15 @@ export async function loadMarket(db: Db, symbol: string): Promise<{ product: Pro
   return { product: rows[0] ? { ...rows[0], durations: durations.map((r) => r.d) } : null, exposure: exposureOf(exposure) };
 }
 
+/** The entry an order already has (null: not stored yet, settlement finds it in the ticks). */
+export function storedEntry(o: Pick<Order, "entry_price_e8" | "entry_tick_ts_ms">): Tick | null {
+  return o.entry_price_e8 === null || o.entry_tick_ts_ms === null ? null : { ts_ms: o.entry_tick_ts_ms, price_e8: o.entry_price_e8 };
+}
+
 /** Settles orders against the symbol's ticks (oldest first), keeping the audit ticks. */
 export function decide(order: Order, ticks: readonly Tick[]): Settlement {
   const outcome = settle(
-    { direction: order.direction, entry_price_e8: order.entry_price_e8, stake_micro: order.stake_micro, fee_micro: order.fee_micro, profit_rate_bp: order.profit_rate_bp, delivery_at_ms: order.delivery_at_ms },
+    { direction: order.direction, accepted_at_ms: order.created_at_ms, entry: storedEntry(order), stake_micro: order.stake_micro, fee_micro: order.fee_micro, profit_rate_bp: order.profit_rate_bp, delivery_at_ms: order.delivery_at_ms },
     ticks,
   );
   // Ticks are oldest first: the last three at or before `at` and the two after it.
@@ -455,10 +466,14 @@ export function decide(order: Order, ticks: readonly Tick[]): Settlement {
     return ticks.slice(Math.max(0, lo - 3), lo + 2);
   };
   const audit = new Map<number, AuditTick>();
-  for (const t of [...around(order.entry_tick_ts_ms), ...around(order.delivery_at_ms)]) audit.set(t.ts_ms, { ...t, role: "context" });
-  // The entry is the order's own record; the stored tick of that time adds its upstream trade id.
-  const entryTrade = audit.get(order.entry_tick_ts_ms)?.trade_id;
-  audit.set(order.entry_tick_ts_ms, { ts_ms: order.entry_tick_ts_ms, price_e8: order.entry_price_e8, ...(entryTrade === undefined ? {} : { trade_id: entryTrade }), role: "entry" });
+  // Around acceptance (the ticks before it, which the entry is not, and the one after, which it is) and around delivery.
+  for (const t of [...around(order.created_at_ms), ...around(order.delivery_at_ms)]) audit.set(t.ts_ms, { ...t, role: "context" });
+  const entry = outcome.entry;
+  if (entry) {
+    // The stored tick of that time adds its upstream trade id.
+    const entryTrade = entry.trade_id ?? audit.get(entry.ts_ms)?.trade_id;
+    audit.set(entry.ts_ms, { ts_ms: entry.ts_ms, price_e8: entry.price_e8, ...(entryTrade === undefined ? {} : { trade_id: entryTrade }), role: "entry" });
+  }
   if (outcome.status !== "void") audit.set(outcome.settlement.ts_ms, { ...outcome.settlement, role: "settlement" });
   return { order, outcome, audit: [...audit.values()].sort((a, b) => a.ts_ms - b.ts_ms) };
 }
@@ -486,4 +501,25 @@ export async function getUserOrder(db: Db, user_id: number, id: number) {
   if (!order) return null;
   const ticks = await db.select().from(order_ticks).where(eq(order_ticks.order_id, id)).orderBy(asc(order_ticks.ts_ms));
   return { order, ticks };
+}
+
+/**
+ * Stores orders' entries (the first tick after each was accepted) in one set-based statement;
+ * orders no longer open, or with an entry already, are left as they are.
+ */
+export async function writeEntries(db: Db, entries: readonly { id: number; tick: Tick }[]): Promise<void> {
+  for (let i = 0; i < entries.length; i += 500) {
+    const rows = JSON.stringify(entries.slice(i, i + 500).map((e) => [e.id, e.tick.price_e8, e.tick.ts_ms]));
+    await db.run(sql`UPDATE orders SET entry_price_e8 = json_extract(j.value, '$[1]'), entry_tick_ts_ms = json_extract(j.value, '$[2]')
+      FROM json_each(${rows}) AS j
+      WHERE orders.id = json_extract(j.value, '$[0]') AND orders.status = 'open' AND orders.entry_price_e8 IS NULL`);
+  }
+}
+
+/** A symbol's open orders still without an entry (a restarted hub's waiting list). */
+export async function ordersAwaitingEntry(db: Db, symbol: string): Promise<{ id: number; user_id: number; accepted_at_ms: number }[]> {
+  return db
+    .select({ id: orders.id, user_id: orders.user_id, accepted_at_ms: orders.created_at_ms })
+    .from(orders)
+    .where(and(eq(orders.status, "open"), eq(orders.symbol, symbol), isNull(orders.entry_price_e8)));
 }

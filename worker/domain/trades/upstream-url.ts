@@ -3,6 +3,7 @@
  * connection: the QuoteHub checks it before it connects, and worker/mode.ts checks it to decide
  * whether a deployment trades real money at all.
  */
+import { isLocalRun } from "../../app-env";
 
 /** The configured allow-list (`PRICE_FEED_ALLOWED_HOSTS`, "host[:port]" comma-separated). */
 export function allowedHosts(text: string | undefined): string[] {
@@ -27,7 +28,7 @@ export function upstreamUrlAllowed(url: string | undefined, allowList: string | 
     return false;
   }
   if (u.username || u.password || u.search || u.hash) return false;
-  if (loopback && app_env !== "production" && (u.protocol === "ws:" || u.protocol === "wss:") && u.hostname === "127.0.0.1" && u.port !== "") return true;
+  if (loopback && isLocalRun({ APP_ENV: app_env }) && (u.protocol === "ws:" || u.protocol === "wss:") && u.hostname === "127.0.0.1" && u.port !== "") return true;
   return u.protocol === "wss:" && hosts.includes(u.host);
 }
 
