@@ -65,7 +65,7 @@ describe("transparency log", () => {
     const r = await call("/api/proof/inclusion", { order_id: orderId }, { token: A.token });
     const detail = (await call("/api/order/orderinfo", { id: orderId }, { token: A.token })).data;
     const leaf = JSON.parse(r.data.leaf);
-    expect(leaf).toMatchObject({ kind: "order", v: 2, feed: "simulation", id: orderId, outcome: detail.status, direction: "up", stake_micro: "10000000", rule_version: 1 });
+    expect(leaf).toMatchObject({ kind: "order", v: 3, feed: "simulation", id: orderId, outcome: detail.status, direction: "up", stake_micro: "10000000", rule_version: 1 });
     expect(leaf.entry).toEqual({ price: detail.entry_price, ts: detail.entry_ts });
     expect(leaf.exit).toEqual({ price: detail.settlement_price, ts: detail.settlement_ts });
     expect(leaf.payout_micro).toBe(String(detail.payout_micro));
