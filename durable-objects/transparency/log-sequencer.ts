@@ -82,7 +82,8 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
   }
 
   async liabilitiesEntry(user_id: number) {
-    return (await this.keys()) ? entryOf(getDb(this.env.DB), this.store(), user_id) : null;
+    const keys = await this.keys();
+    return keys ? entryOf(getDb(this.env.DB), this.store(), keys, user_id) : null;
   }
 
   async alarm() {
