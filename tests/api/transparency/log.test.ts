@@ -123,6 +123,13 @@ describe("transparency log", () => {
     expect(await included(after)).toBe(false);
   });
 
+  it("the public /proof page says plainly that this log names no witnesses", async () => {
+    const html = await (await page("/proof")).text();
+    expect(html).toContain('data-testid="proof-witnesses"');
+    expect(html).toContain("This log names no witnesses.");
+    expect(html).not.toContain("--witness");
+  });
+
   it("the tiles are public, cached for good, and only tile paths are served", async () => {
     const size = (await call("/api/proof/checkpoint", undefined, { method: "GET" })).data.tree_size as number;
     const res = await page(`/api/proof/${entriesPath(0, Math.min(256, size))}`);

@@ -129,6 +129,15 @@ describe("witnesses", () => {
     expect(await verifyFailures()).toContain("no checkpoint has a quorum of witness cosignatures yet");
   });
 
+  it("the public /proof page lists the witnesses and the quorum, and its command line pins them", async () => {
+    const res = await page("/proof");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    for (const v of VKEYS) expect(html).toContain(`--witness ${v}`);
+    expect(html).toContain(`--quorum ${TEST_WITNESS_QUORUM}`);
+    expect(html.match(/data-testid="proof-witness"/g)?.length).toBe(VKEYS.length);
+  });
+
   it("two witnesses cosign, one is down: the quorum is met, the checkpoint is served with their lines, and verify accepts it", async () => {
     witnesses[2].mode = "down";
     const outcomes = await round();
