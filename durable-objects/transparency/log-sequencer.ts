@@ -16,7 +16,7 @@ import type { Env } from "../../worker/env";
 import { generateSigningKey, publicKeyOf, verifierKey } from "../../worker/domain/transparency/note";
 import { appendBatch, pseudonymOf, type LogKeys, type TileStore } from "../../worker/domain/transparency/sequencer";
 import { b64decode } from "../../worker/domain/transparency/verify";
-import { entryOf, latestSnapshot, takeSnapshot } from "../../worker/domain/transparency/liabilities";
+import { entryOf, latestSnapshot, scrubLiabilityFiles, takeSnapshot } from "../../worker/domain/transparency/liabilities";
 import { latestSigned, witnessConfig, witnessRound, type WitnessConfig, type WitnessFetch, type WitnessOutcome } from "../../worker/domain/transparency/witnesses";
 import type { LogSequencerApi } from "./log-api";
 
@@ -77,6 +77,12 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
   }
 
   async liabilitiesIfDue() {
+    // Once: leaves files from before decision 109 lose the user ids they named.
+    if (!(await this.ctx.storage.get<boolean>("liabilities_scrubbed"))) {
+      const n = await scrubLiabilityFiles(this.env.LOG);
+      if (n > 0) console.log(`liabilities: ${n} snapshot files written again without user ids`);
+      await this.ctx.storage.put("liabilities_scrubbed", true);
+    }
     const latest = await latestSnapshot(getDb(this.env.DB));
     if (!latest || Date.now() - latest.taken_at_ms >= DAY_MS) await this.takeLiabilities("daily");
   }

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { audit_log } from "../../../worker/db/schema";
 import { checkSnapshots } from "../../../worker/domain/transparency/liabilities";
 import { openNote, verifySumPath } from "../../../worker/domain/transparency/verify";
+import { logSequencer } from "../../../worker/transparency-log";
 import { call, db, newUser, testEnv } from "../helpers";
 import { bindWallet, fundedUser, operatorToken, PASSWORD, rkey } from "../money/helpers";
 
@@ -79,7 +80,7 @@ describe("proof of liabilities", () => {
     }
   });
 
-  it("a snapshot file written before, with user ids, is found by pseudonym and written again without them", async () => {
+  it("snapshot files written before with user ids lose them: the latest when read (found by pseudonym), older ones once from the daily check", async () => {
     const u = await fundedUser("30");
     const taken = (await call("/api/admin/proof/liabilities", {}, { token: await operatorToken() })).data;
     const path = `liabilities/${taken.taken_at_ms}.json`;
@@ -91,5 +92,12 @@ describe("proof of liabilities", () => {
     expect(e.code, e.msg).toBe(1);
     expect(verifySumPath(e.data.leaf, e.data.path, e.data.root_hash, e.data.total_micro)).toBe(true);
     expect(await (await testEnv.LOG.get(path))!.text()).not.toContain("user_id");
+    expect(Object.keys(e.data.leaf).sort()).toEqual(["account", "balance_micro", "nonce"]);
+
+    // Older snapshots' files too, once, from the daily check.
+    const older = "liabilities/1.json";
+    await testEnv.LOG.put(older, JSON.stringify([{ user_id: ids[0].user_id, account: "a", balance_micro: "1", nonce: "n" }]));
+    await logSequencer(testEnv).liabilitiesIfDue();
+    expect(JSON.parse(await (await testEnv.LOG.get(older))!.text())).toEqual([{ account: "a", balance_micro: "1", nonce: "n" }]);
   });
 });

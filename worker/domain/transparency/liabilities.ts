@@ -60,6 +60,35 @@ export async function latestSnapshot(db: Db): Promise<Snapshot | undefined> {
 
 export type LiabilityEntry = { snapshot: Snapshot; leaf: SumLeaf; path: SumPathStep[] };
 
+/**
+ * A leaves file written before decision 109 named each user id beside the pseudonym: the same
+ * leaves without them (null when the file has none). The root never covered the ids, so every
+ * proof stays as it was.
+ */
+export function withoutUserIds(text: string): string | null {
+  const stored = JSON.parse(text) as (SumLeaf & { user_id?: number })[];
+  if (!stored.some((l) => "user_id" in l)) return null;
+  return JSON.stringify(stored.map(({ account, balance_micro, nonce }) => ({ account, balance_micro, nonce })));
+}
+
+/** Every leaves file in the bucket, written again without user ids where it had them; answers how many. */
+export async function scrubLiabilityFiles(bucket: R2Bucket): Promise<number> {
+  let scrubbed = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix: "liabilities/", cursor });
+    for (const o of page.objects) {
+      const body = await bucket.get(o.key);
+      const clean = body ? withoutUserIds(await body.text()) : null;
+      if (clean === null) continue;
+      await bucket.put(o.key, clean);
+      scrubbed += 1;
+    }
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return scrubbed;
+}
+
 /** The user's leaf and path in the latest snapshot, or null when they joined after it. */
 export async function entryOf(db: Db, store: TileStore, keys: LogKeys, user_id: number): Promise<LiabilityEntry | null> {
   const snapshot = await latestSnapshot(db);
@@ -67,10 +96,10 @@ export async function entryOf(db: Db, store: TileStore, keys: LogKeys, user_id: 
   const path = leavesPath(snapshot.taken_at_ms);
   const raw = await store.get(path);
   if (!raw) return null;
-  const stored = JSON.parse(new TextDecoder().decode(raw)) as (SumLeaf & { user_id?: number })[];
-  const leaves = stored.map(({ account, balance_micro, nonce }) => ({ account, balance_micro, nonce }));
-  // Files written before decision 109 also named each user id: written again without them.
-  if (stored.some((l) => "user_id" in l)) await store.put(path, new TextEncoder().encode(JSON.stringify(leaves)));
+  const text = new TextDecoder().decode(raw);
+  const leaves = (JSON.parse(text) as SumLeaf[]).map(({ account, balance_micro, nonce }) => ({ account, balance_micro, nonce }));
+  const clean = withoutUserIds(text);
+  if (clean !== null) await store.put(path, new TextEncoder().encode(clean));
   const account = pseudonymOf(keys.pseudonym_key, user_id);
   const index = leaves.findIndex((l) => l.account === account);
   if (index < 0) return null;
