@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { witnessBindings } from "./tests/api/transparency/witness-keys";
 
 /**
  * API test files that need a workerd of their own. The others share one workerd (and its D1,
@@ -18,6 +19,9 @@ const OWN_WORKERD = [
   "tests/api/transparency/*.test.ts",
 ];
 
+/** Files whose workerd has the log's witnesses configured (decision 108); each its own workerd too. */
+const WITNESSED = ["tests/api/transparency/witnesses.test.ts"];
+
 /**
  * Vite's pre-bundles live in the checkout, not in node_modules: checkouts that share one
  * node_modules (git worktrees) would otherwise rebuild each other's bundles mid-run.
@@ -25,7 +29,7 @@ const OWN_WORKERD = [
 const CACHE_DIR = ".cache/vite";
 
 /** The real Worker, D1 and R2 inside workerd, under production's D1 limits. */
-function workersProject(name: string, files: { include: string[]; exclude?: string[]; isolate: boolean }) {
+function workersProject(name: string, files: { include: string[]; exclude?: string[]; isolate: boolean }, vars: Record<string, string> = {}) {
   return {
     cacheDir: CACHE_DIR,
     plugins: [
@@ -37,7 +41,7 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
           // (100 parameters, 100 KB of SQL, 1,000 queries; worker/db/limits.ts).
           // FUZZ_RUNS: bad requests a route in tests/api/fuzz (`npm run fuzz -- --runs N` raises it).
           // PUSH_TEST_HOSTS: push endpoints on `.test` hosts reach the tests' local push service.
-          bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1", PUSH_TEST_HOSTS: "1", FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200" },
+          bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APP_ENV: "test", D1_LIMITS: "enforce", TEST_CLOCK: "1", PUSH_TEST_HOSTS: "1", FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200", ...vars },
         },
       })),
     ],
@@ -69,8 +73,9 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
 
 /**
  * Projects: `unit` (plain functions, in Node), `integration` (Node tests that start their own
- * server), and `api` / `api-isolated` (the real Worker, D1 and R2 inside workerd). `remix build`
- * must run first: the Worker imports the Remix build.
+ * server), and `api` / `api-isolated` / `api-witnessed` (the real Worker, D1 and R2 inside
+ * workerd; the last with the transparency log's witnesses configured). `remix build` must run
+ * first: the Worker imports the Remix build.
  */
 export default defineConfig({
   cacheDir: CACHE_DIR,
@@ -88,8 +93,9 @@ export default defineConfig({
         // Node tests that start their own `wrangler dev` (the real-exchange adapter).
         test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000 },
       },
-      workersProject("api", { include: ["tests/api/**/*.test.ts"], exclude: OWN_WORKERD, isolate: false }),
-      workersProject("api-isolated", { include: OWN_WORKERD, isolate: true }),
+      workersProject("api", { include: ["tests/api/**/*.test.ts"], exclude: [...OWN_WORKERD, ...WITNESSED], isolate: false }),
+      workersProject("api-isolated", { include: OWN_WORKERD, exclude: WITNESSED, isolate: true }),
+      workersProject("api-witnessed", { include: WITNESSED, isolate: true }, witnessBindings()),
     ],
   },
 });

@@ -24,7 +24,7 @@ export const WORKER = {
   r2Buckets: { UPLOADS: "proofline-uploads", LOG: "proofline-log" },
   durableObjects: { USER_CHANNEL: "UserChannel", QUOTE_HUB: "QuoteHub", SERVICE_CONVERSATION: "ServiceConversation", SERVICE_INBOX: "ServiceInbox", LOG_SEQUENCER: "LogSequencer", QUOTE_RELAY: "QuoteRelay" },
   ratelimits: { AUTH_LIMIT: { limit: 30, period: 60 } },
-  vars: { APP_ENV: "production", PRICE_FEED_ALLOWED_HOSTS: "stream.binance.com:9443,data-stream.binance.vision" },
+  vars: { APP_ENV: "production", PRICE_FEED_ALLOWED_HOSTS: "stream.binance.com:9443,data-stream.binance.vision", LOG_WITNESSES: "", LOG_WITNESS_QUORUM: "" },
   crons: ["* * * * *"],
   assets: { directory: "./public", binding: "ASSETS" },
 } as const;

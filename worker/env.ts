@@ -31,6 +31,14 @@ export interface Env {
    */
   LOG_SIGNING_KEY?: string;
   LOG_PSEUDONYM_KEY?: string;
+  /**
+   * The log's witnesses (decision 108): one per line (or comma), "<verifier key> <URL>", the key
+   * `<name>+<key id hex>+<base64(0x04 || Ed25519 public key)>` (C2SP tlog-cosignature v1) and
+   * the URL the witness's add-checkpoint sits under (C2SP tlog-witness). Empty: no witnesses.
+   */
+  LOG_WITNESSES?: string;
+  /** How many of LOG_WITNESSES must cosign a checkpoint before it is the latest (1..n; all when unset). */
+  LOG_WITNESS_QUORUM?: string;
   /** Sign-in and registration attempts per client IP (absent where Node scripts bind the app). */
   AUTH_LIMIT?: RateLimit;
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */

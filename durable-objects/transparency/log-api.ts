@@ -1,4 +1,5 @@
 import type { LiabilityEntry, Snapshot } from "../../worker/domain/transparency/liabilities";
+import type { WitnessOutcome } from "../../worker/domain/transparency/witnesses";
 
 /** The log sequencer's RPC surface (typed here, so worker/env.ts does not import the class). */
 export interface LogSequencerApi extends Rpc.DurableObjectBranded {
@@ -10,6 +11,8 @@ export interface LogSequencerApi extends Rpc.DurableObjectBranded {
   pseudonym(user_id: number): Promise<string | null>;
   /** Appends everything waiting now (tests and the cron call it); answers the tree size. */
   drain(): Promise<number>;
+  /** Submits the newest checkpoint to the witnesses now and answers how each responded. */
+  witness(): Promise<WitnessOutcome[]>;
   /** Proof of liabilities: a snapshot now (null without keys). */
   takeLiabilities(taken_by: string): Promise<Snapshot | null>;
   /** The daily snapshot, if the latest is a day old or there is none. */

@@ -4,6 +4,11 @@
  * it appends in batches from its alarm and signs a checkpoint per batch. Its keys come from
  * Worker secrets in production; locally they are generated into this object's own storage on
  * first use (never D1, never the repository). See docs/transparency.md.
+ *
+ * With witnesses configured (LOG_WITNESSES), it then submits its newest checkpoint to them
+ * (decision 108). That round is never awaited by an append: a slow or dead witness delays
+ * nothing but its own cosignature, and a failed round is tried again from the alarm with a
+ * growing pause.
  */
 import { isLocalRun } from "../../worker/app-env";
 import { DurableObject } from "cloudflare:workers";
@@ -12,7 +17,8 @@ import type { Env } from "../../worker/env";
 import { generateSigningKey, publicKeyOf, verifierKey } from "../../worker/domain/transparency/note";
 import { appendBatch, pseudonymOf, type LogKeys, type TileStore } from "../../worker/domain/transparency/sequencer";
 import { b64decode } from "../../worker/domain/transparency/verify";
-import { entryOf, latestSnapshot, takeSnapshot } from "../../worker/domain/transparency/liabilities";
+import { entryOf, latestSnapshot, scrubLiabilityFiles, takeSnapshot } from "../../worker/domain/transparency/liabilities";
+import { latestSigned, witnessConfig, witnessRound, type WitnessConfig, type WitnessFetch, type WitnessOutcome } from "../../worker/domain/transparency/witnesses";
 import type { LogSequencerApi } from "./log-api";
 
 const DAY_MS = 24 * 3600_000;
@@ -20,11 +26,25 @@ const DAY_MS = 24 * 3600_000;
 /** After an append, look once more this soon: writes that raced the batch are picked up. */
 const FOLLOW_UP_MS = 1_000;
 
+/** A witness round that failed is tried again after this, doubling up to the ceiling. */
+const WITNESS_RETRY_MS = 15_000;
+const WITNESS_RETRY_MAX_MS = 10 * 60_000;
+
 export class LogSequencer extends DurableObject<Env> implements LogSequencerApi {
   private keysCache: LogKeys | null | undefined;
+  /** The round in flight, if any: one at a time, so each round's checkpoint is newer than the last's. */
+  private witnessing: Promise<WitnessOutcome[]> | null = null;
+  /** Each witness's size as it last told us (a 409 or a cosignature), before D1's record of it. */
+  private witnessSizes = new Map<string, number>();
+  private witnessRetryAt_ms = 0;
+  private witnessPause_ms = WITNESS_RETRY_MS;
+  /** How witnesses are reached: the platform's fetch; a test puts its own witnesses here. */
+  witnessFetch: WitnessFetch = (url, init) => fetch(url, init);
 
   async poke() {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + 50);
+    // Only ever earlier: a witness retry pending minutes away must not hold new leaves back.
+    const at = await this.ctx.storage.getAlarm();
+    if (at === null || at > Date.now() + 50) await this.ctx.storage.setAlarm(Date.now() + 50);
   }
 
   async identity() {
@@ -41,9 +61,15 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
     const keys = await this.keys();
     if (!keys) return 0;
     for (;;) {
-      const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now());
+      const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now(), { publish_checkpoint: this.unwitnessed() });
       if (!r.more) return r.tree_size;
     }
+  }
+
+  /** A witness round now, awaited (tests and operators; the alarm starts its own and never waits). */
+  async witness(): Promise<WitnessOutcome[]> {
+    if (this.witnessing) await this.witnessing;
+    return this.startWitnessing() ?? [];
   }
 
   async takeLiabilities(taken_by: string) {
@@ -52,20 +78,91 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
   }
 
   async liabilitiesIfDue() {
+    // Once: leaves files from before decision 109 lose the user ids they named.
+    if (!(await this.ctx.storage.get<boolean>("liabilities_scrubbed"))) {
+      const n = await scrubLiabilityFiles(this.env.LOG);
+      if (n > 0) console.log(`liabilities: ${n} snapshot files written again without user ids`);
+      await this.ctx.storage.put("liabilities_scrubbed", true);
+    }
     const latest = await latestSnapshot(getDb(this.env.DB));
     if (!latest || Date.now() - latest.taken_at_ms >= DAY_MS) await this.takeLiabilities("daily");
   }
 
   async liabilitiesEntry(user_id: number) {
-    return (await this.keys()) ? entryOf(getDb(this.env.DB), this.store(), user_id) : null;
+    const keys = await this.keys();
+    return keys ? entryOf(getDb(this.env.DB), this.store(), keys, user_id) : null;
   }
 
   async alarm() {
     const keys = await this.keys();
     if (!keys) return;
-    const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now());
-    if (r.more) await this.ctx.storage.setAlarm(Date.now());
-    else if (r.appended > 0) await this.ctx.storage.setAlarm(Date.now() + FOLLOW_UP_MS);
+    const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now(), { publish_checkpoint: this.unwitnessed() });
+    // Started, not awaited: the next batch never waits for a witness.
+    if (Date.now() >= this.witnessRetryAt_ms) void this.startWitnessing();
+    let next = r.more ? Date.now() : r.appended > 0 ? Date.now() + FOLLOW_UP_MS : null;
+    if (this.witnessRetryAt_ms > Date.now()) next = Math.min(next ?? Infinity, this.witnessRetryAt_ms);
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** No witnesses configured (the checkpoint is published as soon as it is signed). */
+  private unwitnessed(): boolean {
+    const config = this.witnessConfig();
+    return config !== null && config.witnesses.length === 0;
+  }
+
+  private witnessConfig(): WitnessConfig | null {
+    try {
+      return witnessConfig(this.env);
+    } catch (err) {
+      // Malformed: no checkpoint is published or witnessed until an operator fixes it.
+      console.error("transparency log witnesses", err);
+      return null;
+    }
+  }
+
+  /** Starts a round unless one runs or there are no witnesses; answers it (null: none started). */
+  private startWitnessing(): Promise<WitnessOutcome[]> | null {
+    const config = this.witnessConfig();
+    if (this.witnessing || !config || config.witnesses.length === 0) return this.witnessing;
+    const store = this.store();
+    const round = witnessRound(getDb(this.env.DB), store.get, config, this.witnessFetch, Date.now(), this.witnessSizes)
+      .then(async ({ outcomes, published }) => {
+        if (published) await store.put("checkpoint", new TextEncoder().encode(published.note));
+        const failed = outcomes.filter((o) => o.status !== "current" && o.status !== "cosigned");
+        for (const o of failed) console.error(`transparency log witness ${o.witness} at size ${o.tree_size}: ${o.status}${o.detail ? ` (${o.detail})` : ""}`);
+        // Leaves appended during the round are signed in a newer checkpoint: witness it next.
+        const newer = outcomes.length > 0 && ((await latestSigned(getDb(this.env.DB)))?.tree_size ?? 0) > outcomes[0].tree_size;
+        await this.afterRound(failed.length > 0, newer);
+        return outcomes;
+      })
+      .catch(async (err) => {
+        console.error("transparency log witness round", err);
+        await this.afterRound(true, false);
+        return [] as WitnessOutcome[];
+      })
+      .finally(() => {
+        this.witnessing = null;
+      });
+    this.witnessing = round;
+    return round;
+  }
+
+  /**
+   * A failed witness is tried again later, a newer checkpoint soon: the alarm wakes for either
+   * (not under tests, which drive their rounds themselves).
+   */
+  private async afterRound(failed: boolean, newer: boolean) {
+    if (failed) {
+      this.witnessRetryAt_ms = Date.now() + this.witnessPause_ms;
+      this.witnessPause_ms = Math.min(this.witnessPause_ms * 2, WITNESS_RETRY_MAX_MS);
+    } else {
+      this.witnessRetryAt_ms = 0;
+      this.witnessPause_ms = WITNESS_RETRY_MS;
+    }
+    if (this.env.APP_ENV === "test" || (!failed && !newer)) return;
+    const want = failed ? this.witnessRetryAt_ms : Date.now() + FOLLOW_UP_MS;
+    const at = await this.ctx.storage.getAlarm();
+    if (at === null || at > want) await this.ctx.storage.setAlarm(want);
   }
 
   private store(): TileStore {

@@ -2,12 +2,14 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../nav";
-import { checkRecord, STEPS, type Inclusion, type Seen, type Step } from "../../lib/proof/check";
+import { checkRecord, NO_WITNESSES, STEPS, witnessPolicy, type Inclusion, type Seen, type Step, type WitnessPolicy } from "../../lib/proof/check";
 
-type Answer = { code: number; msg: string; data: { inclusion: Inclusion; verifier_key: string; consistency: string[] | null } | Record<string, unknown> };
+type Checked = { inclusion: Inclusion; verifier_key: string; witnesses?: WitnessPolicy; consistency: string[] | null };
+type Answer = { code: number; msg: string; data: Checked | Record<string, unknown> };
 
 const KEY = "proofline.log.key";
 const SEEN = "proofline.log.seen";
+const WITNESSES = "proofline.log.witnesses";
 
 function stored<T>(name: string): T | null {
   try {
@@ -40,15 +42,18 @@ export function VerifyRecord({ kind, id, expected }: { kind: "order" | "transfer
   useEffect(() => {
     const answer = fetcher.data;
     if (fetcher.state !== "idle" || !answer || answer.code !== 1) return;
-    const data = answer.data as { inclusion: Inclusion; verifier_key: string; consistency: string[] | null };
+    const data = answer.data as Checked;
     const t0 = performance.now();
     // The key this browser met first is the one it keeps trusting: a new key fails the signature step.
     const key = stored<string>(KEY) ?? data.verifier_key;
-    const r = checkRecord(data.inclusion, key, expectedRef.current, stored<Seen>(SEEN), data.consistency);
+    // So are the witnesses: a log that drops them fails the witness step.
+    const policy = witnessPolicy(stored<WitnessPolicy>(WITNESSES), data.witnesses ?? NO_WITNESSES);
+    const r = checkRecord(data.inclusion, key, expectedRef.current, stored<Seen>(SEEN), data.consistency, policy);
     const ms = performance.now() - t0;
     if (r.accepted) {
       localStorage.setItem(KEY, JSON.stringify(key));
       localStorage.setItem(SEEN, JSON.stringify(r.accepted));
+      localStorage.setItem(WITNESSES, JSON.stringify(policy));
     }
     setResult({ steps: r.steps, ms });
   }, [fetcher.state, fetcher.data]);
@@ -85,8 +90,8 @@ export function VerifyRecord({ kind, id, expected }: { kind: "order" | "transfer
               const s = result.steps.find((x) => x.step === name)!;
               return (
                 <li key={name} data-testid={`verify-step-${name}`} data-ok={s.ok ? "true" : "false"} className={s.ok ? "t-verify-step-ok" : "t-verify-step-bad"}>
-                  <span aria-hidden="true">{s.ok ? "✓" : "✗"}</span> {t(`verify.step.${name}.${s.ok ? "ok" : "bad"}`)}
-                  {!s.ok && s.detail && name === "leaf_matches" ? <span className="t-muted"> ({s.detail})</span> : null}
+                  <span aria-hidden="true">{s.ok ? "✓" : "✗"}</span> {t(`verify.step.${name}.${s.ok ? (s.detail === "none" ? "none" : "ok") : "bad"}`)}
+                  {!s.ok && s.detail && (name === "leaf_matches" || name === "witnessed") ? <span className="t-muted"> ({s.detail})</span> : null}
                 </li>
               );
             })}

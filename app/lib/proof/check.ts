@@ -3,15 +3,27 @@
  * verdict is computed here, with worker/domain/transparency/verify.ts (noble only), never taken
  * from the server.
  */
-import { b64decode, b64encode, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
+import { b64decode, b64encode, checkWitnesses, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
 
-export const STEPS = ["signature_holds", "leaf_matches", "proof_leads_to_root", "consistent_with_last"] as const;
+export const STEPS = ["signature_holds", "witnessed", "leaf_matches", "proof_leads_to_root", "consistent_with_last"] as const;
 export type StepName = (typeof STEPS)[number];
 export type Step = { step: StepName; ok: boolean; detail?: string };
 
 export type Inclusion = { leaf: string; leaf_index: number; tree_size: number; proof: string[]; checkpoint: string };
 /** The last checkpoint this browser accepted: what the next one must extend. */
 export type Seen = { tree_size: number; root_hash: string };
+/** Witnesses (their verifier keys) and how many of them must cosign a checkpoint. */
+export type WitnessPolicy = { witnesses: string[]; quorum: number };
+export const NO_WITNESSES: WitnessPolicy = { witnesses: [], quorum: 0 };
+
+/**
+ * The witnesses this browser holds the log to: the ones it met first, like the log's key; a log
+ * that named none when this browser first met it is held to the ones it names now. A log that
+ * later drops its witnesses still fails here.
+ */
+export function witnessPolicy(pinned: WitnessPolicy | null, offered: WitnessPolicy): WitnessPolicy {
+  return pinned && pinned.quorum > 0 ? pinned : offered;
+}
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -20,11 +32,19 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * (`expected`: every key must be in the leaf with that value) and the last checkpoint seen.
  * `consistency` is the server's proof from `seen.tree_size` to this checkpoint's size.
  */
-export function checkRecord(x: Inclusion, verifier_key: string, expected: Record<string, unknown>, seen: Seen | null, consistency: string[] | null): { steps: Step[]; accepted: Seen | null } {
+export function checkRecord(
+  x: Inclusion,
+  verifier_key: string,
+  expected: Record<string, unknown>,
+  seen: Seen | null,
+  consistency: string[] | null,
+  policy: WitnessPolicy = NO_WITNESSES,
+): { steps: Step[]; accepted: Seen | null } {
   const steps: Step[] = [];
   const opened = openNote(x.checkpoint, verifier_key);
   const cp = opened.status === "ok" ? parseCheckpoint(opened.body) : null;
   steps.push(cp && cp.tree_size === x.tree_size ? { step: "signature_holds", ok: true } : { step: "signature_holds", ok: false, detail: opened.status === "ok" ? "size" : opened.status });
+  steps.push(witnessed(x.checkpoint, policy));
 
   let leaf: Record<string, unknown> | null = null;
   try {
@@ -46,6 +66,14 @@ export function checkRecord(x: Inclusion, verifier_key: string, expected: Record
   steps.push(consistent(cp, seen, consistency));
   const accepted = cp && steps.every((s) => s.ok) ? { tree_size: cp.tree_size, root_hash: b64encode(cp.root_hash) } : null;
   return { steps, accepted };
+}
+
+/** A quorum of the witnesses cosigned the checkpoint; the detail names the missing ones. */
+function witnessed(note: string, policy: WitnessPolicy): Step {
+  if (policy.quorum === 0 && policy.witnesses.length === 0) return { step: "witnessed", ok: true, detail: "none" };
+  const w = checkWitnesses(note, policy.witnesses, policy.quorum);
+  if (w.status === "ok") return { step: "witnessed", ok: true, detail: `${w.cosigned.length}/${policy.quorum}` };
+  return { step: "witnessed", ok: false, detail: w.status === "bad_format" ? "format" : w.missing.map((m) => m.name).join(", ") };
 }
 
 function consistent(cp: { tree_size: number; root_hash: Uint8Array } | null, seen: Seen | null, proof: string[] | null): Step {

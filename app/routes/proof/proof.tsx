@@ -15,13 +15,13 @@ const HISTORY = 30;
 
 /**
  * `/proof` (public): the transparency log as anyone can check it: the latest signed checkpoint,
- * the ones before it, the key that signs them and how to verify everything without us
- * (docs/transparency.md).
+ * the ones before it, the key that signs them, the witnesses that must cosign them, and how to
+ * verify everything without us (docs/transparency.md).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [latest, key, first] = await Promise.all([
     api<Checkpoint>(context, request, "/api/proof/checkpoint"),
-    api<{ verifier_key: string; origin: string }>(context, request, "/api/proof/key"),
+    api<{ verifier_key: string; origin: string; witnesses: string[]; quorum: number }>(context, request, "/api/proof/key"),
     api<{ list: Checkpoint[]; total: number }>(context, request, "/api/proof/checkpoints", { row: HISTORY }),
   ]);
   // The newest checkpoints: the last page of the oldest-first list.
@@ -83,6 +83,26 @@ export default function ProofPage() {
         <p className="t-muted">{t("proof_page.key_note")}</p>
       </section>
 
+      <section className="card" aria-labelledby="p-witnesses" data-testid="proof-witnesses">
+        <h2 id="p-witnesses" className="card-title">
+          {t("proof_page.witnesses")}
+        </h2>
+        {key && key.witnesses.length > 0 ? (
+          <>
+            <p className="t-muted">{t("proof_page.witnesses_note", { quorum: key.quorum, n: key.witnesses.length })}</p>
+            <ul className="p-history">
+              {key.witnesses.map((w) => (
+                <li key={w} className="p-mono" data-testid="proof-witness">
+                  {w}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="t-muted">{t("proof_page.witnesses_none")}</p>
+        )}
+      </section>
+
       <section className="card prose" aria-labelledby="p-how">
         <h2 id="p-how">{t("proof_page.how")}</h2>
         <ol>
@@ -93,7 +113,7 @@ export default function ProofPage() {
           <li>{t("proof_page.how_5")}</li>
         </ol>
         <p>{t("proof_page.cli")}</p>
-        <pre className="p-note">{`npm run verify -- --base ${origin} --token <your session token>`}</pre>
+        <pre className="p-note">{`npm run verify -- --base ${origin} --token <your session token>${key && key.witnesses.length > 0 ? `${key.witnesses.map((w) => ` --witness ${w}`).join("")} --quorum ${key.quorum}` : ""}`}</pre>
         <p>
           {t("proof_page.raw")}{" "}
           <a href="/api/proof/checkpoints" className="p-link">

@@ -4,8 +4,9 @@ import { api } from "../../lib/api.server";
 /**
  * A resource route (no page): `/pages/proof/check?order_id=` (or `transfer_id=`) and `&first=`
  * (the tree size this browser saw last). It fetches, as the signed-in user, what the browser
- * needs to verify the record itself: the inclusion proof with its checkpoint, the log's key, and
- * the consistency proof from `first`. No verdict comes from here.
+ * needs to verify the record itself: the inclusion proof with its checkpoint (and its witnesses'
+ * cosignatures), the log's key and witnesses, and the consistency proof from `first`. No verdict
+ * comes from here.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -16,5 +17,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const key = await api(context, request, "/api/proof/key");
   const second = inclusion.data.tree_size as number;
   const consistency = first !== undefined && first > 0 && first <= second ? await api(context, request, "/api/proof/consistency", { first, second }) : null;
-  return Response.json({ code: 1, msg: inclusion.msg, data: { inclusion: inclusion.data, verifier_key: key.data?.verifier_key ?? "", consistency: consistency?.code === 1 ? consistency.data.proof : null } });
+  const witnesses = { witnesses: (key.data?.witnesses ?? []) as string[], quorum: Number(key.data?.quorum ?? 0) };
+  return Response.json({ code: 1, msg: inclusion.msg, data: { inclusion: inclusion.data, verifier_key: key.data?.verifier_key ?? "", witnesses, consistency: consistency?.code === 1 ? consistency.data.proof : null } });
 }

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { audit_log } from "../../../worker/db/schema";
 import { checkSnapshots } from "../../../worker/domain/transparency/liabilities";
 import { openNote, verifySumPath } from "../../../worker/domain/transparency/verify";
-import { call, db, newUser } from "../helpers";
+import { logSequencer } from "../../../worker/transparency-log";
+import { call, db, newUser, testEnv } from "../helpers";
 import { bindWallet, fundedUser, operatorToken, PASSWORD, rkey } from "../money/helpers";
 
 describe("proof of liabilities", () => {
@@ -59,5 +60,44 @@ describe("proof of liabilities", () => {
     expect(list.data.addresses_total).toBeGreaterThan(0);
     expect((await call("/api/admin/proof/liabilities/list", {}, { token: late.token })).status).toBe(401);
     expect(await db.run(sql`UPDATE liability_snapshots SET total_micro = 0`).then(() => "updated", () => "refused")).toBe("refused");
+  });
+
+  it("the snapshot published beside the log names accounts by pseudonym only: no user id in it", async () => {
+    const users = [await fundedUser("40"), await fundedUser("60")];
+    const taken = await call("/api/admin/proof/liabilities", {}, { token: await operatorToken() });
+    expect(taken.code, taken.msg).toBe(1);
+    const published = await testEnv.LOG.get(`liabilities/${taken.data.taken_at_ms}.json`);
+    const text = await published!.text();
+    expect(text).not.toContain("user_id");
+    const leaves = JSON.parse(text) as Record<string, unknown>[];
+    expect(leaves.length).toBe(taken.data.accounts);
+    for (const leaf of leaves) expect(Object.keys(leaf).sort()).toEqual(["account", "balance_micro", "nonce"]);
+    for (const u of users) {
+      const pseudonym = (await call("/api/user/user", {}, { token: u.token })).data.pseudonym;
+      expect(leaves.some((l) => l.account === pseudonym)).toBe(true);
+      // Still each user's own entry, found by pseudonym.
+      expect((await call("/api/proof/liabilities", {}, { token: u.token })).data.leaf.account).toBe(pseudonym);
+    }
+  });
+
+  it("snapshot files written before with user ids lose them: the latest when read (found by pseudonym), older ones once from the daily check", async () => {
+    const u = await fundedUser("30");
+    const taken = (await call("/api/admin/proof/liabilities", {}, { token: await operatorToken() })).data;
+    const path = `liabilities/${taken.taken_at_ms}.json`;
+    const ids = await db.all<{ user_id: number }>(sql`SELECT DISTINCT user_id FROM ledger_accounts WHERE owner_kind = 'user' AND user_id IS NOT NULL ORDER BY user_id`);
+    const leaves = JSON.parse(await (await testEnv.LOG.get(path))!.text()) as Record<string, unknown>[];
+    // The old layout: the same leaves with a user id beside each (which one does not matter here).
+    await testEnv.LOG.put(path, JSON.stringify(leaves.map((l, i) => ({ user_id: ids[i]?.user_id ?? 0, ...l }))));
+    const e = await call("/api/proof/liabilities", {}, { token: u.token });
+    expect(e.code, e.msg).toBe(1);
+    expect(verifySumPath(e.data.leaf, e.data.path, e.data.root_hash, e.data.total_micro)).toBe(true);
+    expect(await (await testEnv.LOG.get(path))!.text()).not.toContain("user_id");
+    expect(Object.keys(e.data.leaf).sort()).toEqual(["account", "balance_micro", "nonce"]);
+
+    // Older snapshots' files too, once, from the daily check.
+    const older = "liabilities/1.json";
+    await testEnv.LOG.put(older, JSON.stringify([{ user_id: ids[0].user_id, account: "a", balance_micro: "1", nonce: "n" }]));
+    await logSequencer(testEnv).liabilitiesIfDue();
+    expect(JSON.parse(await (await testEnv.LOG.get(older))!.text())).toEqual([{ account: "a", balance_micro: "1", nonce: "n" }]);
   });
 });

@@ -6,11 +6,12 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../../worker/db/schema";
+import { grantDemoMoney } from "../../../worker/domain/ledger/demo";
 import { decide, writeSettlements } from "../../../worker/domain/trades/orders";
 import { decodeEntryBundle, entriesPath, TILE_WIDTH, tilePath, tileWidth } from "../../../worker/domain/transparency/tiles";
 import { b64decode, canonicalJson, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
 import { logSequencer } from "../../../worker/transparency-log";
-import { call, db, page, testEnv } from "../helpers";
+import { call, db, newUser, page, testEnv } from "../helpers";
 import { fundedUser, operatorToken } from "../money/helpers";
 import { market, price, USDT } from "../trades/market-helpers";
 
@@ -65,7 +66,7 @@ describe("transparency log", () => {
     const r = await call("/api/proof/inclusion", { order_id: orderId }, { token: A.token });
     const detail = (await call("/api/order/orderinfo", { id: orderId }, { token: A.token })).data;
     const leaf = JSON.parse(r.data.leaf);
-    expect(leaf).toMatchObject({ kind: "order", v: 2, feed: "simulation", id: orderId, outcome: detail.status, direction: "up", stake_micro: "10000000", rule_version: 1 });
+    expect(leaf).toMatchObject({ kind: "order", v: 3, feed: "simulation", id: orderId, outcome: detail.status, direction: "up", stake_micro: "10000000", rule_version: 1 });
     expect(leaf.entry).toEqual({ price: detail.entry_price, ts: detail.entry_ts });
     expect(leaf.exit).toEqual({ price: detail.settlement_price, ts: detail.settlement_ts });
     expect(leaf.payout_micro).toBe(String(detail.payout_micro));
@@ -122,6 +123,13 @@ describe("transparency log", () => {
     expect(await included(after)).toBe(false);
   });
 
+  it("the public /proof page says plainly that this log names no witnesses", async () => {
+    const html = await (await page("/proof")).text();
+    expect(html).toContain('data-testid="proof-witnesses"');
+    expect(html).toContain("This log names no witnesses.");
+    expect(html).not.toContain("--witness");
+  });
+
   it("the tiles are public, cached for good, and only tile paths are served", async () => {
     const size = (await call("/api/proof/checkpoint", undefined, { method: "GET" })).data.tree_size as number;
     const res = await page(`/api/proof/${entriesPath(0, Math.min(256, size))}`);
@@ -131,5 +139,16 @@ describe("transparency log", () => {
     expect(JSON.parse(new TextDecoder().decode(first)).kind).toBe("transfer");
     expect((await page("/api/proof/tile/checkpoint")).status).toBe(404);
     expect((await page("/api/proof/tile/0/999")).status).toBe(404);
+  });
+
+  it("no leaf names a user id: a transfer that refers to a user (the demo grant) names their pseudonym", async () => {
+    const u = await newUser();
+    expect((await grantDemoMoney(db, u.id, Date.now())).status).toBe("ok");
+    await drain();
+    const [row] = await db.all<{ leaf: string }>(sql`SELECT leaf FROM log_leaves WHERE kind = 'transfer' AND leaf LIKE '%"code":"demo_grant"%' ORDER BY leaf_index DESC LIMIT 1`);
+    const leaf = JSON.parse(row.leaf);
+    const pseudonym = (await call("/api/user/user", {}, { token: u.token })).data.pseudonym;
+    expect(leaf).toMatchObject({ ref_type: "user", ref_id: pseudonym, credit: `${pseudonym}:available`, v: 3 });
+    expect(row.leaf).not.toContain(`"${u.id}"`);
   });
 });

@@ -3,7 +3,9 @@
  * the latest checkpoint and every one before it, consistency proofs and the raw tiles. Signed
  * in: inclusion proofs of one's own orders and transfers (operators: anyone's) and one's whole
  * statement. Every proof is made from the published tiles, never from the leaves table, so what
- * the API proves is what anyone reading the bucket would find.
+ * the API proves is what anyone reading the bucket would find. Checkpoints carry the witnesses'
+ * cosignature lines; with witnesses configured, the latest is the newest a quorum cosigned
+ * (decision 108).
  */
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
@@ -14,6 +16,7 @@ import { resolveSessionWith } from "../../domain/identity/session";
 import { consistencyProof, inclusionProof } from "../../domain/transparency/merkle";
 import { tileReader } from "../../domain/transparency/tiles";
 import { b64encode } from "../../domain/transparency/verify";
+import { cosignaturesBetween, latestPublished, latestSigned, served, withCosignatures, witnessConfig } from "../../domain/transparency/witnesses";
 import { logSequencer } from "../../transparency-log";
 import { requireOperator, tokenFrom } from "../../middleware/auth";
 import { auditInsert } from "../../domain/audit/log";
@@ -32,8 +35,21 @@ function tiles(c: Context<AppEnv>) {
   };
 }
 
+/** The deployment's witnesses; a malformed setting is a log that is not configured. */
+function witnesses(c: Context<AppEnv>) {
+  try {
+    return witnessConfig(c.env);
+  } catch (err) {
+    console.error("transparency log witnesses", err);
+    throw new ApiError("errors.log_not_configured", 503);
+  }
+}
+
+/** The checkpoint the log stands behind (witnessed by a quorum, when there are witnesses), as served. */
 async function latestCheckpoint(c: Context<AppEnv>) {
-  return c.get("db").query.log_checkpoints.findFirst({ orderBy: desc(log_checkpoints.tree_size) });
+  const db = c.get("db");
+  const latest = await latestPublished(db, witnesses(c));
+  return latest ? served(db, latest) : undefined;
 }
 
 /** The caller: a user (own records) or an operator (any); neither is 401. */
@@ -58,7 +74,8 @@ export const proofApi = new Hono<AppEnv>()
   .on(["GET", "POST"], "/key", async (c) => {
     const identity = await logSequencer(c.env).identity();
     if (!identity) throw new ApiError("errors.log_not_configured", 503);
-    return ok(c, identity);
+    const config = witnesses(c);
+    return ok(c, { ...identity, witnesses: config.witnesses.map((w) => w.vkey), quorum: config.quorum });
   })
   .on(["GET", "POST"], "/checkpoint", async (c) => {
     const latest = await latestCheckpoint(c);
@@ -69,11 +86,13 @@ export const proofApi = new Hono<AppEnv>()
     const db = c.get("db");
     const list = await db.query.log_checkpoints.findMany({ orderBy: asc(log_checkpoints.tree_size), limit: page.row, offset: (page.page_no - 1) * page.row });
     const [{ total }] = await db.all<{ total: number }>(sql`SELECT COUNT(*) AS total FROM log_checkpoints`);
-    return ok(c, { list: list.map((k) => ({ tree_size: k.tree_size, note: k.note, created_at_ms: k.created_at_ms })), total: Number(total) });
+    const lines = list.length ? await cosignaturesBetween(db, list[0].tree_size, list[list.length - 1].tree_size) : new Map<number, string[]>();
+    return ok(c, { list: list.map((k) => ({ tree_size: k.tree_size, note: withCosignatures(k.note, lines.get(k.tree_size) ?? []), created_at_ms: k.created_at_ms })), total: Number(total) });
   })
   .on(["GET", "POST"], "/consistency", async (c) => {
     const { first, second } = read(c, Consistency);
-    const latest = await latestCheckpoint(c);
+    // Between any signed checkpoints, witnessed or not yet: that is how a witness is convinced.
+    const latest = await latestSigned(c.get("db"));
     if (first > second || second > (latest?.tree_size ?? 0)) throw new ApiError("errors.invalid_field", 400, {}, { field: "second" });
     const proof = await consistencyProof(first, second, tileReader(tiles(c), second));
     return ok(c, { first, second, proof: proof.map(b64encode) });

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The transparency log's inbox: triggers in the migration add a row for every ledger transfer
@@ -47,9 +47,31 @@ export const log_checkpoints = sqliteTable("log_checkpoints", {
 });
 
 /**
+ * Witness cosignatures (C2SP tlog-cosignature v1) of the log's checkpoints, as the witnesses
+ * answered them: each line was verified against the witness's configured key before it was
+ * kept. A checkpoint is served with its lines appended; one with a quorum of them is what the
+ * API calls the latest (decision 108). Append-only by trigger, like every log table.
+ */
+export const log_cosignatures = sqliteTable(
+  "log_cosignatures",
+  {
+    tree_size: integer("tree_size").notNull(),
+    /** The witness's key name and key id (hex), as its signature line names them. */
+    witness: text("witness").notNull(),
+    key_id: text("key_id").notNull(),
+    /** The cosignature's own time (POSIX seconds), from the signed line. */
+    timestamp_s: integer("timestamp_s").notNull(),
+    /** The signature line as the witness sent it, without its newline. */
+    line: text("line").notNull(),
+    created_at_ms: integer("created_at_ms").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tree_size, t.witness, t.key_id] }), index("log_cosignatures_witness_idx").on(t.witness, t.key_id, t.tree_size)],
+);
+
+/**
  * Proof-of-liabilities snapshots: the total of every user's obligation at one moment (all
  * transfers up to `through_transfer_id`), the Merkle sum tree's root and the signed note. The
- * leaves (pseudonym, balance, nonce) are kept in the log's bucket, never served whole.
+ * leaves (pseudonym, balance, nonce: no user id) are kept in the log's bucket, never served whole.
  */
 export const liability_snapshots = sqliteTable("liability_snapshots", {
   id: integer("id").primaryKey({ autoIncrement: true }),

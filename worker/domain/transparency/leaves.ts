@@ -8,8 +8,11 @@ import { formatPriceE8 } from "../money/units";
 import { SETTLEMENT_RULE_VERSION } from "../trades/settlement";
 import { canonicalJson } from "./verify";
 
-/** 2: order leaves name their feed, and upstream ticks their trade id. */
-export const LEAF_VERSION = 2;
+/**
+ * 2: order leaves name their feed, and upstream ticks their trade id. 3: a transfer whose
+ * reference is a user (the demo grant) names them by pseudonym, never by user id (decision 109).
+ */
+export const LEAF_VERSION = 3;
 
 /** A ledger account as a leaf names it: "<pseudonym>:<code>" for a user's, "platform:<code>" otherwise. */
 export type AccountRow = { owner_kind: string; user_id: number | null; code: string };
@@ -19,14 +22,14 @@ export function accountName(a: AccountRow, pseudonym: (user_id: number) => strin
 
 export type TransferRow = { id: number; code: string; ref_type: string; ref_id: string; amount_micro: number; created_at_ms: number };
 
-export function transferLeaf(t: TransferRow, debit: string, credit: string): string {
+export function transferLeaf(t: TransferRow, debit: string, credit: string, pseudonym: (user_id: number) => string): string {
   return canonicalJson({
     kind: "transfer",
     v: LEAF_VERSION,
     id: t.id,
     code: t.code,
     ref_type: t.ref_type,
-    ref_id: t.ref_id,
+    ref_id: t.ref_type === "user" ? pseudonym(Number(t.ref_id)) : t.ref_id,
     amount_micro: String(t.amount_micro),
     debit,
     credit,

@@ -4,7 +4,9 @@
  * demo money in a demo), committed in a Merkle sum tree whose total and root are signed. Each
  * user can check that their balance is counted in the total; nobody learns another's balance.
  * Accounts are named by their log pseudonym and each leaf is salted with a per-snapshot nonce
- * (an HMAC, so it can be recomputed, never guessed).
+ * (an HMAC, so it can be recomputed, never guessed). The leaves file in the log's bucket holds
+ * exactly the leaves (pseudonym, balance, nonce): no user id (decision 109); a user's entry is
+ * found by their pseudonym.
  */
 import { desc, sql } from "drizzle-orm";
 import { hmac } from "@noble/hashes/hmac.js";
@@ -35,8 +37,7 @@ export async function takeSnapshot(db: Db, store: TileStore, keys: LogKeys, take
     db.all<{ user_id: number; balance: number }>(sql`SELECT user_id, SUM(balance_micro) AS balance FROM ledger_accounts WHERE owner_kind = 'user' AND user_id IS NOT NULL GROUP BY user_id ORDER BY user_id`),
     db.all<{ id: number | null }>(sql`SELECT MAX(id) AS id FROM ledger_transfers`),
   ] as unknown as Parameters<typeof db.batch>[0])) as unknown as [{ user_id: number; balance: number }[], { id: number | null }[]];
-  const leaves: (SumLeaf & { user_id: number })[] = balances.map((b) => ({
-    user_id: b.user_id,
+  const leaves: SumLeaf[] = balances.map((b) => ({
     account: pseudonymOf(keys.pseudonym_key, b.user_id),
     balance_micro: String(b.balance),
     nonce: nonceOf(keys, now_ms, b.user_id),
@@ -59,18 +60,50 @@ export async function latestSnapshot(db: Db): Promise<Snapshot | undefined> {
 
 export type LiabilityEntry = { snapshot: Snapshot; leaf: SumLeaf; path: SumPathStep[] };
 
+/**
+ * A leaves file written before decision 109 named each user id beside the pseudonym: the same
+ * leaves without them (null when the file has none). The root never covered the ids, so every
+ * proof stays as it was.
+ */
+export function withoutUserIds(text: string): string | null {
+  const stored = JSON.parse(text) as (SumLeaf & { user_id?: number })[];
+  if (!stored.some((l) => "user_id" in l)) return null;
+  return JSON.stringify(stored.map(({ account, balance_micro, nonce }) => ({ account, balance_micro, nonce })));
+}
+
+/** Every leaves file in the bucket, written again without user ids where it had them; answers how many. */
+export async function scrubLiabilityFiles(bucket: R2Bucket): Promise<number> {
+  let scrubbed = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix: "liabilities/", cursor });
+    for (const o of page.objects) {
+      const body = await bucket.get(o.key);
+      const clean = body ? withoutUserIds(await body.text()) : null;
+      if (clean === null) continue;
+      await bucket.put(o.key, clean);
+      scrubbed += 1;
+    }
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return scrubbed;
+}
+
 /** The user's leaf and path in the latest snapshot, or null when they joined after it. */
-export async function entryOf(db: Db, store: TileStore, user_id: number): Promise<LiabilityEntry | null> {
+export async function entryOf(db: Db, store: TileStore, keys: LogKeys, user_id: number): Promise<LiabilityEntry | null> {
   const snapshot = await latestSnapshot(db);
   if (!snapshot) return null;
-  const raw = await store.get(leavesPath(snapshot.taken_at_ms));
+  const path = leavesPath(snapshot.taken_at_ms);
+  const raw = await store.get(path);
   if (!raw) return null;
-  const leaves = JSON.parse(new TextDecoder().decode(raw)) as (SumLeaf & { user_id: number })[];
-  const index = leaves.findIndex((l) => l.user_id === user_id);
+  const text = new TextDecoder().decode(raw);
+  const leaves = (JSON.parse(text) as SumLeaf[]).map(({ account, balance_micro, nonce }) => ({ account, balance_micro, nonce }));
+  const clean = withoutUserIds(text);
+  if (clean !== null) await store.put(path, new TextEncoder().encode(clean));
+  const account = pseudonymOf(keys.pseudonym_key, user_id);
+  const index = leaves.findIndex((l) => l.account === account);
   if (index < 0) return null;
-  const tree = buildSumTree(leaves);
-  const { account, balance_micro, nonce } = leaves[index];
-  return { snapshot, leaf: { account, balance_micro, nonce }, path: pathOf(tree, index) };
+  return { snapshot, leaf: leaves[index], path: pathOf(buildSumTree(leaves), index) };
 }
 
 /**

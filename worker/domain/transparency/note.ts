@@ -1,9 +1,10 @@
 /**
- * The server's signing side of C2SP signed notes: a checkpoint body, a signature line per key,
- * and the verifier key users pin. The checks live in verify.ts (what users run).
+ * The signing side of C2SP signed notes: a checkpoint body, a signature line per key, and the
+ * verifier key users pin; and a witness's cosignature (C2SP tlog-cosignature v1), which the log
+ * never makes itself but its tests' witnesses do. The checks live in verify.ts (what users run).
  */
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { b64encode, hex, keyId } from "./verify";
+import { b64encode, cosignatureKeyId, cosignatureMessage, hex, keyId } from "./verify";
 
 /** A new Ed25519 signing key: 32 random bytes (the seed RFC 8032 calls the private key). */
 export function generateSigningKey(): Uint8Array {
@@ -30,4 +31,21 @@ export function signNote(body: string, name: string, seed: Uint8Array): string {
   if (!body.endsWith("\n") || body.includes("\n\n")) throw new TypeError("a note body is lines, each ending in a newline, none empty");
   const signature = ed25519.sign(new TextEncoder().encode(body), seed);
   return `${body}\n\u2014 ${name} ${b64encode(Uint8Array.of(...keyId(name, publicKeyOf(seed)), ...signature))}\n`;
+}
+
+/** A witness's verifier key: `<name>+<key id hex>+<base64(0x04 || public key)>`. */
+export function witnessVerifierKey(name: string, public_key: Uint8Array): string {
+  return `${name}+${hex(cosignatureKeyId(name, public_key))}+${b64encode(Uint8Array.of(0x04, ...public_key))}`;
+}
+
+/**
+ * A cosignature/v1 line over a checkpoint body at `timestamp_s` (POSIX seconds): "— <name>
+ * base64(key id || u64 big-endian time || Ed25519 signature)", without the final newline.
+ */
+export function cosign(body: string, name: string, seed: Uint8Array, timestamp_s: number): string {
+  if (!Number.isSafeInteger(timestamp_s) || timestamp_s < 0) throw new RangeError("a cosignature's time is whole non-negative seconds");
+  const time = new Uint8Array(8);
+  new DataView(time.buffer).setBigUint64(0, BigInt(timestamp_s));
+  const signature = ed25519.sign(cosignatureMessage(body, timestamp_s), seed);
+  return `\u2014 ${name} ${b64encode(Uint8Array.of(...cosignatureKeyId(name, publicKeyOf(seed)), ...time, ...signature))}`;
 }

@@ -80,7 +80,7 @@ async function makeLeaves(db: Db, rows: QueueRow[], pseudonym: (user_id: number)
       const t = transfers.get(Number(r.ref_id));
       if (!t) throw new Error(`log: transfer ${r.ref_id} is gone`);
       const user_id = t.debit.owner_kind === "user" ? t.debit.user_id : t.credit.owner_kind === "user" ? t.credit.user_id : null;
-      return { seq: r.seq, kind: r.kind, ref_id: r.ref_id, user_id, leaf: transferLeaf(t, accountName(t.debit, pseudonym), accountName(t.credit, pseudonym)) };
+      return { seq: r.seq, kind: r.kind, ref_id: r.ref_id, user_id, leaf: transferLeaf(t, accountName(t.debit, pseudonym), accountName(t.credit, pseudonym), pseudonym) };
     }
     if (r.kind === "order") {
       const o = orders.get(Number(r.ref_id));
@@ -100,9 +100,16 @@ function chunks<T>(list: T[], size: number): T[][] {
 
 /**
  * Appends the next batch of the inbox. Answers how many leaves went in, the new size and whether
- * more rows are waiting.
+ * more rows are waiting. `publish_checkpoint` false: the bucket's `checkpoint` is left for the
+ * witnesses' round to write once a quorum cosigned (decision 108).
  */
-export async function appendBatch(db: Db, store: TileStore, keys: LogKeys, now_ms: number, max = BATCH_LEAVES): Promise<{ appended: number; tree_size: number; more: boolean }> {
+export async function appendBatch(
+  db: Db,
+  store: TileStore,
+  keys: LogKeys,
+  now_ms: number,
+  { max = BATCH_LEAVES, publish_checkpoint = true }: { max?: number; publish_checkpoint?: boolean } = {},
+): Promise<{ appended: number; tree_size: number; more: boolean }> {
   const { tree_size, cursor } = await logState(db);
   const rows = await db.all<QueueRow>(sql`SELECT seq, kind, ref_id, payload FROM log_queue WHERE seq > ${cursor} ORDER BY seq LIMIT ${max + 1}`);
   const more = rows.length > max;
@@ -134,6 +141,6 @@ export async function appendBatch(db: Db, store: TileStore, keys: LogKeys, now_m
       db.insert(log_checkpoints).values({ tree_size: new_size, root_hash: b64encode(root), note, created_at_ms: now_ms }),
     ]),
   );
-  await store.put("checkpoint", new TextEncoder().encode(note));
+  if (publish_checkpoint) await store.put("checkpoint", new TextEncoder().encode(note));
   return { appended: made.length, tree_size: new_size, more };
 }

@@ -6,7 +6,8 @@
  * - Merkle tree of RFC 9162 (Certificate Transparency 2.0), section 2.1: leaf hash
  *   SHA-256(0x00 || leaf), node hash SHA-256(0x01 || left || right); inclusion and consistency
  *   proofs verified exactly as 2.1.3.2 and 2.1.4.2 say.
- * - Checkpoints (C2SP tlog-checkpoint) in signed notes (C2SP signed-note) with Ed25519 keys.
+ * - Checkpoints (C2SP tlog-checkpoint) in signed notes (C2SP signed-note) with Ed25519 keys,
+ *   and witnesses' cosignatures on them (C2SP tlog-cosignature v1, Ed25519).
  * - The proof-of-liabilities sum tree: leaf SHA-256(0x00 || "account:balance_micro:nonce"),
  *   node SHA-256(0x01 || left || right || u64be(left sum) || u64be(right sum)).
  *
@@ -231,6 +232,111 @@ export function parseCheckpoint(body: string): { origin: string; tree_size: numb
   } catch {
     return null;
   }
+}
+
+// ------------------------------------------------------------------ C2SP tlog-cosignature: witnesses
+
+/** Ed25519 cosignature/v1 (C2SP tlog-cosignature): the type byte of its key id and verifier key. */
+const COSIGNATURE_V1 = 0x04;
+
+/** A witness's key id: the first 4 bytes of SHA-256(name || "\n" || 0x04 || public key). */
+export function cosignatureKeyId(name: string, public_key: Uint8Array): Uint8Array {
+  return sha256(concat(utf8(name), utf8("\n"), Uint8Array.of(COSIGNATURE_V1), public_key)).slice(0, 4);
+}
+
+export type WitnessKey = { name: string; key_id: Uint8Array; public_key: Uint8Array };
+
+/** A witness's verifier key `<name>+<key id hex>+<base64(0x04 || key)>`, checked (id, name, type). */
+export function parseWitnessKey(vkey: string): WitnessKey | null {
+  const m = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
+  if (!m || !validName(m[1])) return null;
+  let raw: Uint8Array;
+  try {
+    raw = b64decode(m[3]);
+  } catch {
+    return null;
+  }
+  if (raw.length !== 33 || raw[0] !== COSIGNATURE_V1) return null;
+  const public_key = raw.slice(1);
+  const key_id = cosignatureKeyId(m[1], public_key);
+  return hex(key_id) === m[2] ? { name: m[1], key_id, public_key } : null;
+}
+
+/** What a witness signs: "cosignature/v1\ntime <POSIX seconds>\n" and then the checkpoint body. */
+export function cosignatureMessage(body: string, timestamp_s: number): Uint8Array {
+  return utf8(`cosignature/v1\ntime ${timestamp_s}\n${body}`);
+}
+
+/**
+ * One signature line against one witness key: `— <name> base64(key id || u64be time ||
+ * Ed25519 signature)`. Lines of other names or key ids are "other_key" (a note carries the
+ * log's own line and other witnesses' lines too).
+ */
+export function checkCosignatureLine(line: string, body: string, key: WitnessKey): { status: "ok"; timestamp_s: number } | { status: "other_key" | "bad_format" | "bad_signature" } {
+  const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
+  if (!m) return { status: "bad_format" };
+  if (m[1] !== key.name) return { status: "other_key" };
+  let sig: Uint8Array;
+  try {
+    sig = b64decode(m[2]);
+  } catch {
+    return { status: "bad_format" };
+  }
+  if (sig.length < 4 || !equalBytes(sig.slice(0, 4), key.key_id)) return { status: "other_key" };
+  if (sig.length !== 4 + 8 + 64) return { status: "bad_format" };
+  let t = 0n;
+  for (const b of sig.slice(4, 12)) t = (t << 8n) | BigInt(b);
+  // At most 2^63 - 1 by the format; a plain number here, so at most 2^53 (year 285 million).
+  if (t > BigInt(Number.MAX_SAFE_INTEGER)) return { status: "bad_format" };
+  const timestamp_s = Number(t);
+  return ed25519.verify(sig.slice(12), cosignatureMessage(body, timestamp_s), key.public_key) ? { status: "ok", timestamp_s } : { status: "bad_signature" };
+}
+
+export type WitnessMissing = { name: string; reason: "absent" | "bad_signature" | "bad_key" };
+export type WitnessCheck =
+  | { status: "ok" | "no_quorum"; quorum: number; cosigned: { name: string; timestamp_s: number }[]; missing: WitnessMissing[] }
+  | { status: "bad_format" };
+
+/**
+ * A checkpoint note's cosignatures against the witnesses this verifier trusts (their verifier
+ * keys) and the quorum it requires: which witnesses cosigned the note's body, which did not
+ * (no line, or a line that does not verify: forged or for another body), and whether at least
+ * `quorum` distinct witnesses did. The log's own signature is checked by openNote; this only
+ * counts witnesses. With no witnesses and a quorum of 0 every note passes.
+ */
+export function checkWitnesses(note: string, witness_keys: readonly string[], quorum: number): WitnessCheck {
+  const split = note.lastIndexOf("\n\n");
+  if (split < 0 || !note.endsWith("\n")) return { status: "bad_format" };
+  const body = note.slice(0, split + 1);
+  const lines = note.slice(split + 2, -1).split("\n");
+  const cosigned: { name: string; timestamp_s: number }[] = [];
+  const missing: WitnessMissing[] = [];
+  const seen = new Set<string>();
+  for (const vkey of witness_keys) {
+    const key = parseWitnessKey(vkey);
+    if (!key) {
+      missing.push({ name: vkey.split("+")[0] ?? vkey, reason: "bad_key" });
+      continue;
+    }
+    const id = `${key.name}+${hex(key.key_id)}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    let found: WitnessMissing["reason"] = "absent";
+    let at: number | null = null;
+    for (const line of lines) {
+      const r = checkCosignatureLine(line, body, key);
+      if (r.status === "ok") {
+        at = r.timestamp_s;
+        break;
+      }
+      // A line in this witness's name that does not verify: forged, mangled, or for another body.
+      if (r.status === "bad_signature" || (r.status === "bad_format" && line.startsWith(`\u2014 ${key.name} `))) found = "bad_signature";
+    }
+    if (at !== null) cosigned.push({ name: key.name, timestamp_s: at });
+    else missing.push({ name: key.name, reason: found });
+  }
+  const ok = Number.isSafeInteger(quorum) && quorum >= 0 && cosigned.length >= quorum;
+  return { status: ok ? "ok" : "no_quorum", quorum, cosigned, missing };
 }
 
 // ------------------------------------------------------------------ proof of liabilities: a Merkle sum tree
