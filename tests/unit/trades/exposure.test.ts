@@ -17,7 +17,7 @@ function platformLoss(orders: readonly ExposureOrder[], winner: "up" | "down"): 
   const tick = { ts_ms: 1000, price_e8: winner === "up" ? entry + 1 : entry - 1 };
   let loss = 0;
   for (const o of orders) {
-    const r = settle({ ...o, entry_price_e8: entry, fee_micro: 0, delivery_at_ms: 1000 }, [tick]);
+    const r = settle({ ...o, accepted_at_ms: 0, entry: { ts_ms: 500, price_e8: entry }, fee_micro: 0, delivery_at_ms: 1000 }, [tick]);
     loss += r.payout_micro - o.stake_micro;
   }
   return loss;

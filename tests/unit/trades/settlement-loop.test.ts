@@ -8,7 +8,7 @@ const T = 1_800_000_000_000;
 const ENTRY = 100e8;
 
 function mk(id: number, user_id: number, delivery_at_ms = T - 1_000): Order {
-  return { id, user_id, direction: "up", stake_micro: 10_000_000, fee_micro: 0, profit_rate_bp: 8500, entry_price_e8: ENTRY, entry_tick_ts_ms: delivery_at_ms - 30_000, delivery_at_ms, status: "open" } as Order;
+  return { id, user_id, direction: "up", stake_micro: 10_000_000, fee_micro: 0, profit_rate_bp: 8500, entry_price_e8: ENTRY, entry_tick_ts_ms: delivery_at_ms - 30_000, created_at_ms: delivery_at_ms - 30_001, delivery_at_ms, status: "open", wallet: "real" } as Order;
 }
 
 /** Open orders in memory, read as dueOrders reads D1 (oldest delivery, then user, then id). */

@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatPriceE8, parsePriceE8 } from "../../../worker/domain/money/units";
-import { breakEvenWinRateBp, MAX_STALENESS_MS, settle, tickAtOrBefore, winnings, type SettlementInput, type Tick } from "../../../worker/domain/trades/settlement";
+import { breakEvenWinRateBp, MAX_ENTRY_WAIT_MS, MAX_STALENESS_MS, settle, tickAtOrBefore, winnings, type SettlementInput, type Tick } from "../../../worker/domain/trades/settlement";
 
-const order = (o: Partial<SettlementInput> = {}): SettlementInput => ({
+/** An order accepted at 0 whose entry (stored by the hub) is the tick at 1 s, at 100. */
+const order = ({ entry_price_e8, ...o }: Partial<SettlementInput> & { entry_price_e8?: number } = {}): SettlementInput => ({
   direction: "up",
-  entry_price_e8: 100_00000000,
+  accepted_at_ms: 0,
+  entry: { ts_ms: 1_000, price_e8: entry_price_e8 ?? 100_00000000 },
   stake_micro: 100_000_000,
   fee_micro: 1_000_000,
   profit_rate_bp: 8500,
@@ -42,7 +44,7 @@ describe("settle", () => {
   });
 
   it("no tick, or only a stale one, voids and refunds stake and fee", () => {
-    expect(settle(order(), [])).toEqual({ status: "void", reason: "no_tick", payout_micro: 101_000_000, profit_micro: 0 });
+    expect(settle(order(), [])).toEqual({ status: "void", reason: "no_tick", entry: { ts_ms: 1_000, price_e8: 100_00000000 }, payout_micro: 101_000_000, profit_micro: 0 });
     expect(settle(order(), [tick(60_000 - MAX_STALENESS_MS - 1, 500)]).status).toBe("void");
     expect(settle(order(), [tick(60_000 - MAX_STALENESS_MS, 500)]).status).toBe("won");
     expect(settle(order(), [tick(60_001, 500)]).status).toBe("void");
@@ -93,7 +95,36 @@ describe("settle", () => {
 
   it("refuses nonsense orders instead of guessing", () => {
     expect(() => settle(order({ stake_micro: 0 }), [])).toThrow();
-    expect(() => settle(order({ entry_price_e8: 1.5 }), [])).toThrow();
+    expect(() => settle(order({ entry_price_e8: 0 }), [])).toThrow();
+    expect(() => settle(order({ accepted_at_ms: 1.5 }), [])).toThrow();
+  });
+});
+
+describe("the entry is the first tick after acceptance", () => {
+  const open = (o: Partial<SettlementInput> = {}) => order({ entry: null, accepted_at_ms: 10_000, ...o });
+
+  it("never a tick from before or at the moment of acceptance, whatever it says", () => {
+    const ticks = [tick(9_000, 50), tick(10_000, 200), tick(10_400, 100), tick(59_000, 101)];
+    expect(settle(open(), ticks)).toMatchObject({ status: "won", entry: { ts_ms: 10_400, price_e8: 100e8 }, settlement: { ts_ms: 59_000 } });
+  });
+
+  it("no tick within the wait after acceptance voids the order and refunds stake and fee", () => {
+    const late = [tick(10_000 + MAX_ENTRY_WAIT_MS + 1, 100), tick(59_000, 101)];
+    expect(settle(open(), late)).toEqual({ status: "void", reason: "no_entry_tick", entry: null, payout_micro: 101_000_000, profit_micro: 0 });
+    expect(settle(open(), [tick(10_000 + MAX_ENTRY_WAIT_MS, 100), tick(59_000, 101)]).status).toBe("won");
+  });
+
+  it("a stored entry is used as stored (the hub found the same tick)", () => {
+    expect(settle(order({ entry: { ts_ms: 10_400, price_e8: 100e8 }, accepted_at_ms: 10_000 }), [tick(10_400, 1), tick(59_000, 101)])).toMatchObject({ status: "won", entry: { price_e8: 100e8 } });
+  });
+
+  it("property: ticks up to the moment of acceptance never change an outcome", () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ ts_ms: fc.integer({ min: 0, max: 10_000 }), price_e8: fc.integer({ min: 1, max: 1e12 }) })), fc.integer({ min: 1, max: 1e12 }), fc.integer({ min: 1, max: 1e12 }), (before, entry, exit) => {
+        const after = [tick(10_500, 0), tick(59_000, 0)].map((t, i) => ({ ...t, price_e8: i === 0 ? entry : exit }));
+        expect(settle(open(), [...before, ...after])).toEqual(settle(open(), after));
+      }),
+    );
   });
 });
 

@@ -46,8 +46,9 @@ export type OrderRow = {
   fee_micro: number;
   profit_rate_bp: number;
   seconds: number;
-  entry_price_e8: number;
-  entry_tick_ts_ms: number;
+  /** Null only for an order voided because no tick came after it (decision 122). */
+  entry_price_e8: number | null;
+  entry_tick_ts_ms: number | null;
   delivery_at_ms: number;
   status: string;
   settlement_price_e8: number | null;
@@ -71,7 +72,7 @@ export function orderLeaf(o: OrderRow, ticks: OrderTickRow[], account: string): 
     fee_micro: String(o.fee_micro),
     profit_rate_bp: o.profit_rate_bp,
     seconds: o.seconds,
-    entry: { price: formatPriceE8(o.entry_price_e8), ts: o.entry_tick_ts_ms },
+    entry: o.entry_price_e8 === null ? null : { price: formatPriceE8(o.entry_price_e8), ts: o.entry_tick_ts_ms },
     exit: o.settlement_price_e8 === null ? null : { price: formatPriceE8(o.settlement_price_e8), ts: o.settlement_tick_ts_ms },
     ticks: ticks.map((t) => ({ price: formatPriceE8(t.price_e8), role: t.role, ts: t.ts_ms, ...(t.trade_id === null ? {} : { trade_id: t.trade_id }) })),
     feed: o.feed,

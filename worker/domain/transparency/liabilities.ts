@@ -1,7 +1,7 @@
 /**
- * Proof of liabilities: a snapshot of what the platform owes each user (every user ledger
- * account together: available, locked in orders and withdrawals under review, earn principal,
- * demo money in a demo), committed in a Merkle sum tree whose total and root are signed. Each
+ * Proof of liabilities: a snapshot of what the platform owes each user (every real user ledger
+ * account together: available, locked in orders and withdrawals under review, earn principal;
+ * never demo money, which nobody is owed), committed in a Merkle sum tree whose total and root are signed. Each
  * user can check that their balance is counted in the total; nobody learns another's balance.
  * Accounts are named by their log pseudonym and each leaf is salted with a per-snapshot nonce
  * (an HMAC, so it can be recomputed, never guessed). The leaves file in the log's bucket holds
@@ -9,6 +9,7 @@
  * found by their pseudonym.
  */
 import { desc, sql } from "drizzle-orm";
+import { DEMO_ACCOUNT_CODES } from "../ledger/accounts";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { Db } from "../../db/client";
@@ -34,7 +35,7 @@ export function liabilitiesBody(origin: string, taken_at_ms: number, total_micro
 export async function takeSnapshot(db: Db, store: TileStore, keys: LogKeys, taken_by: string, now_ms: number): Promise<Snapshot> {
   // One batch: the balances and the last transfer they include are read in the same transaction.
   const [balances, last] = (await db.batch([
-    db.all<{ user_id: number; balance: number }>(sql`SELECT user_id, SUM(balance_micro) AS balance FROM ledger_accounts WHERE owner_kind = 'user' AND user_id IS NOT NULL GROUP BY user_id ORDER BY user_id`),
+    db.all<{ user_id: number; balance: number }>(sql`SELECT user_id, SUM(balance_micro) AS balance FROM ledger_accounts WHERE owner_kind = 'user' AND user_id IS NOT NULL AND code NOT IN (${sql.join(DEMO_ACCOUNT_CODES.map((c) => sql`${c}`), sql`, `)}) GROUP BY user_id ORDER BY user_id`),
     db.all<{ id: number | null }>(sql`SELECT MAX(id) AS id FROM ledger_transfers`),
   ] as unknown as Parameters<typeof db.batch>[0])) as unknown as [{ user_id: number; balance: number }[], { id: number | null }[]];
   const leaves: SumLeaf[] = balances.map((b) => ({
@@ -113,7 +114,7 @@ export async function entryOf(db: Db, store: TileStore, keys: LogKeys, user_id: 
 export async function checkSnapshots(db: Db): Promise<{ id: number; total_micro: number; ledger_micro: number }[]> {
   return db.all<{ id: number; total_micro: number; ledger_micro: number }>(sql`
     SELECT s.id, s.total_micro,
-      COALESCE((SELECT SUM(CASE WHEN c.owner_kind = 'user' THEN t.amount_micro ELSE 0 END) - SUM(CASE WHEN d.owner_kind = 'user' THEN t.amount_micro ELSE 0 END)
+      COALESCE((SELECT SUM(CASE WHEN c.owner_kind = 'user' AND c.code NOT IN ('demo', 'demo_locked') THEN t.amount_micro ELSE 0 END) - SUM(CASE WHEN d.owner_kind = 'user' AND d.code NOT IN ('demo', 'demo_locked') THEN t.amount_micro ELSE 0 END)
         FROM ledger_transfers t JOIN ledger_accounts d ON d.id = t.debit_account_id JOIN ledger_accounts c ON c.id = t.credit_account_id
         WHERE t.id <= s.through_transfer_id), 0) AS ledger_micro
     FROM liability_snapshots s ORDER BY s.id`);

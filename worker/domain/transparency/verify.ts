@@ -500,7 +500,8 @@ export type Finding = { ok: boolean; line: string };
 
 type Commit = { index: number; symbol: string; from_ms: number; to_ms: number; walk: string; seed_sha256: string; sigma_ppm: number; tick: string; floor: string; start: string | null; after_ms: number | null };
 type Hour = Commit & { seed: Uint8Array | null; prices: bigint[] | null };
-type OrderLeaf = { index: number; id: number; symbol: string; feed?: string; entry: { price: string; ts: number }; exit: { price: string; ts: number } | null; ticks: { price: string; ts: number }[] };
+/** `entry` is null only for an order voided because no tick came after it. */
+type OrderLeaf = { index: number; id: number; symbol: string; feed?: string; entry: { price: string; ts: number } | null; exit: { price: string; ts: number } | null; ticks: { price: string; ts: number }[] };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -571,8 +572,10 @@ export function auditSimulation(leaves: readonly string[], now_ms: number): Find
   let waiting = 0;
   for (const o of orders) {
     if (o.feed !== undefined && o.feed !== "simulation") continue;
-    const ticks = [o.entry, ...(o.exit ? [o.exit] : []), ...o.ticks];
-    const first = hourOf(o.symbol, o.entry.ts);
+    const ticks = [...(o.entry ? [o.entry] : []), ...(o.exit ? [o.exit] : []), ...o.ticks];
+    const anchor = o.entry ?? ticks[0];
+    if (!anchor) continue;
+    const first = hourOf(o.symbol, anchor.ts);
     if (!first) {
       // An order of a leaf that names its feed as the simulation must be in a committed hour.
       if (o.feed === "simulation") out.push({ ok: false, line: `order ${o.id} (leaf ${o.index}): its entry tick is in no committed hour` });
