@@ -7,6 +7,7 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { operator_two_factor, sessions } from "../../db/schema";
+import { revokeAllSessions } from "./session";
 import type { CardKeys } from "../binding/card-crypto";
 import { failedAttempt, operatorThrottleKey, succeededAttempt, takeAttempt } from "./throttle";
 import { looksLikeTotp, matchStep, newTotpSecret, openSecret, otpauthUrl, sealSecret } from "./two-factor";
@@ -58,6 +59,14 @@ export async function enrolOperatorKey(db: Db, keys: CardKeys | null, operator: 
     .values({ operator_id: operator.id, secret: sealed, enabled_at_ms: now_ms, last_step: 0, created_at_ms: now_ms })
     .onConflictDoUpdate({ target: t.operator_id, set: { secret: sealed, enabled_at_ms: now_ms, last_step: 0, created_at_ms: now_ms } });
   return otpauthUrl(secret, operator.account);
+}
+
+/**
+ * A lost phone (`operator:create -- <account> --reset-two-factor`): the key goes and the
+ * operator's sessions end, in one batch; the next sign-in enrols a new key.
+ */
+export async function resetOperatorTwoFactor(db: Db, operator_id: number, now_ms: number): Promise<void> {
+  await db.batch([db.delete(operator_two_factor).where(eq(operator_two_factor.operator_id, operator_id)), revokeAllSessions(db, "operator", operator_id, now_ms)]);
 }
 
 /** Marks `step` used, only if newer than the last one (two racing requests cannot both win). */
