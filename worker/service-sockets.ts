@@ -1,4 +1,5 @@
 import { getDb } from "./db/client";
+import { actingOperator } from "./domain/identity/operators";
 import { resolveSessionWith } from "./domain/identity/session";
 import { findConversation, hashGuestToken, isMember, type Visitor } from "./domain/service/conversations";
 import type { Env } from "./env";
@@ -48,9 +49,8 @@ export async function serviceSocket(request: Request, env: Env, url: URL): Promi
 /** The enabled operator the cookie's session belongs to, if any. */
 async function operatorOf(db: ReturnType<typeof getDb>, cookie: string | null): Promise<{ id: number; account: string } | null> {
   const session = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), Date.now());
-  // An enrolling operator (no second factor proven yet, decision 117) reaches nothing else either.
-  const full = session.status === "ok" && session.step_up_at_ms !== null;
-  return full && session.subject?.enabled === 1 ? { id: session.subject.id, account: session.subject.account } : null;
+  const operator = actingOperator(session);
+  return operator ? { id: operator.id, account: operator.account } : null;
 }
 
 /** The user's session cookie first (with its session), then the guest cookie. */

@@ -99,6 +99,16 @@ function rehashOnLogin(db: Db, operator: Operator, password: string) {
   return [rewrite.where(and(eq(operators.id, operator.id), eq(operators.password_hash, operator.password_hash)))];
 }
 
+/**
+ * The operator a resolved session lets act outside the API's middleware (files, sockets, proofs):
+ * enabled, and with a second factor proven in the session (an enrolling one reaches nothing
+ * else, decision 117).
+ */
+export function actingOperator(session: { status: string; subject?: Operator | null; step_up_at_ms?: number | null }): Operator | null {
+  if (session.status !== "ok" || !session.subject || session.subject.enabled !== 1) return null;
+  return session.step_up_at_ms === null || session.step_up_at_ms === undefined ? null : session.subject;
+}
+
 export async function getOperator(db: Db, id: number): Promise<Operator | undefined> {
   return db.query.operators.findFirst({ where: eq(operators.id, id) });
 }
