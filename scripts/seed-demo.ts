@@ -8,6 +8,7 @@ import { operators, slides, users } from "../worker/db/schema";
 import { createSlide, seedContacts } from "../worker/domain/content/site";
 import { createOperator } from "../worker/domain/identity/operators";
 import { enrolOperatorKey, operatorTwoFactorOn } from "../worker/domain/identity/operator-two-factor";
+import { DEMO_OPERATORS } from "./demo-operators";
 import { ensurePlatformInviteCode, registerUser } from "../worker/domain/identity/users";
 import { setBankAccount, getBankAccount } from "../worker/domain/deposits/bank-account";
 import { createChannel } from "../worker/domain/deposits/channels";
@@ -27,13 +28,10 @@ import { promotions } from "../worker/db/schema";
 export const DEMO = {
   invite_code: "WELCOME",
   user: { account: "demo", password: "demo12345" },
-  /**
-   * Operators sign in with a code too (decision 117). Their authenticator keys are public, like
-   * their passwords: add them to an app, or compute a code (README, "Demo logins").
-   */
-  operator: { account: "operator", password: "operator12345", totp_key: "OPERATORDEMOKEYPROOFLINETESTONLY" },
+  /** Operators sign in with a code too (decision 117): their keys are public, like their passwords. */
+  operator: DEMO_OPERATORS.operator,
   /** A second operator, so the demo can show four eyes (large deposits, adjustments). */
-  operator2: { account: "auditor", password: "auditor12345", totp_key: "AUDITORDEMOKEYPROOFLINETESTONLY2" },
+  operator2: DEMO_OPERATORS.auditor,
 } as const;
 
 /** A small PNG standing in for the demo deposit's transfer screenshot. */
