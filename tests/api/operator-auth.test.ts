@@ -75,6 +75,9 @@ describe("an operator without a key enrols at the first sign-in, before anything
     expect((await page(picture, { headers: { cookie } })).status).toBe(404);
     // The console pages send it to the enrolment page.
     expect((await page("/admin", { headers: { cookie } })).headers.get("location")).toBe("/admin/enrol");
+    const enrolPage = await page("/admin/enrol", { headers: { cookie } });
+    expect(enrolPage.status).toBe(200);
+    expect(await enrolPage.text()).toContain('data-testid="operator-enrol-start"');
 
     const setup = await call("/api/admin/2fa/setup", {}, { token });
     expect(setup.code, setup.msg).toBe(1);
@@ -91,6 +94,7 @@ describe("an operator without a key enrols at the first sign-in, before anything
     expect(enabled.code, enabled.msg).toBe(1);
     // The enrolling session is now a full one, confirmed just now.
     expect((await call("/api/admin/me", {}, { token })).code).toBe(1);
+    expect((await page("/admin/enrol", { headers: { cookie } })).headers.get("location")).toBe("/admin");
     expect((await page("/ws/service/inbox", { headers: { upgrade: "websocket", cookie, origin: "http://127.0.0.1" } })).status).toBe(101);
     // The key in force is never answered again, and the next sign-in needs a code.
     expect((await call("/api/admin/2fa/setup", {}, { token })).data.error).toBe("two_factor_already_on");

@@ -121,6 +121,18 @@ export async function operatorPage(browser: Browser, account: DemoOperator = "op
   return page;
 }
 
+/**
+ * A money action whose confirmation is older than five minutes opens the console's code prompt
+ * (decision 118): the operator types a fresh code, and the action goes through by itself.
+ */
+export async function answerStepUp(page: Page, account: DemoOperator = "operator") {
+  const prompt = page.getByTestId("step-up-form");
+  await expect(prompt).toBeVisible();
+  await prompt.getByLabel(words("en", "common").code_input.label).fill(await operatorCode(account));
+  await prompt.getByTestId("step-up-confirm").click();
+  await expect(prompt).toHaveCount(0);
+}
+
 const apiSessions = new Map<DemoOperator, string>();
 
 /**
