@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { DEMO_OPERATORS, type DemoOperator } from "../../scripts/demo-operators";
+import { DEMO_OPERATORS, nextCode, type DemoOperator } from "../../scripts/demo-operators";
 
 export type { DemoOperator };
 
@@ -86,18 +86,13 @@ function usedSteps(): Record<string, number> {
   }
 }
 
-/**
- * What the demo operator's app shows, for a step this run has not used: the current one or the
- * next (both accepted for at least 30 s); when both are used, it waits for the next step.
- */
+/** What the demo operator's app shows, for a step this run has not used (scripts/demo-operators.ts). */
 export async function operatorCode(account: DemoOperator = "operator"): Promise<string> {
   const used = usedSteps();
-  const now = Math.floor(Date.now() / 30_000);
-  const step = Math.max(now, (used[account] ?? 0) + 1);
-  if (step > now + 1) await new Promise((r) => setTimeout(r, (step - 1) * 30_000 - Date.now() + 200));
+  const { code, step } = await nextCode(DEMO_OPERATORS[account].totp_key, used[account] ?? 0);
   mkdirSync(".wrangler/e2e", { recursive: true });
-  writeFileSync(USED_STEPS, JSON.stringify({ ...used, [account]: step }));
-  return appCode(DEMO_OPERATORS[account].totp_key, step * 30_000);
+  writeFileSync(USED_STEPS, JSON.stringify({ ...usedSteps(), [account]: step }));
+  return code;
 }
 
 /** The console's sign-in through the page: password, then a code from the operator's app (decision 117). */
