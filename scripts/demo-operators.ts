@@ -17,17 +17,26 @@ export type DemoOperator = keyof typeof DEMO_OPERATORS;
 
 const STEP_MS = 30_000;
 
+/** The current 30-second step of authenticator codes. */
+export const currentStep = () => Math.floor(Date.now() / STEP_MS);
+
 /**
- * What an authenticator app shows for `key`, for a step after `last_step`: each code works once
- * (decision 068). The current step or the next (the server accepts both for at least 30 s);
- * when both are used, it waits for the next step.
+ * What an authenticator app shows for `key` at `step`, once the server accepts it: a step may
+ * be one ahead of the server's (decision 068), so a later one waits.
+ */
+export async function codeForStep(key: string, step: number): Promise<string> {
+  const wait_ms = (step - 1) * STEP_MS - Date.now();
+  if (wait_ms > 0) await new Promise((r) => setTimeout(r, wait_ms + 200));
+  return new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: step * STEP_MS });
+}
+
+/**
+ * A code for a step after `last_step`: each code works once (decision 068). The current step or
+ * the next (the server accepts both for at least 30 s); when both are used, the next step's.
  */
 export async function nextCode(key: string, last_step: number): Promise<{ code: string; step: number }> {
-  const now = Math.floor(Date.now() / STEP_MS);
-  const step = Math.max(now, last_step + 1);
-  if (step > now + 1) await new Promise((r) => setTimeout(r, (step - 1) * STEP_MS - Date.now() + 200));
-  const code = new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: step * STEP_MS });
-  return { code, step };
+  const step = Math.max(currentStep(), last_step + 1);
+  return { code: await codeForStep(key, step), step };
 }
 
 const usedHere = new Map<DemoOperator, number>();

@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { DEMO_OPERATORS, nextCode, type DemoOperator } from "../../scripts/demo-operators";
+import { codeForStep, currentStep, DEMO_OPERATORS, type DemoOperator } from "../../scripts/demo-operators";
 
 export type { DemoOperator };
 
@@ -72,27 +72,27 @@ export async function freshStep(page: Page) {
 }
 
 /**
- * The steps of the demo operators' codes this run has used, kept beside the test server's state
- * (scripts/serve-e2e.ts starts it empty), so a restarted worker process knows them too: each
- * code works once (decision 068).
+ * Each code works once (decision 068), and journeys (in parallel workers, in restarted ones) sign
+ * the same demo operators in. A step is claimed by creating its file beside the test server's
+ * state (scripts/serve-e2e.ts starts it empty): creation either succeeds for one caller or fails.
  */
-const USED_STEPS = ".wrangler/e2e/operator-steps.json";
+const STEPS_DIR = ".wrangler/e2e/operator-steps";
 
-function usedSteps(): Record<string, number> {
+function claim(account: DemoOperator, step: number): boolean {
   try {
-    return JSON.parse(readFileSync(USED_STEPS, "utf8"));
+    writeFileSync(`${STEPS_DIR}/${account}-${step}`, "", { flag: "wx" });
+    return true;
   } catch {
-    return {};
+    return false;
   }
 }
 
-/** What the demo operator's app shows, for a step this run has not used (scripts/demo-operators.ts). */
+/** What the demo operator's app shows, for a step no one in this run has used. */
 export async function operatorCode(account: DemoOperator = "operator"): Promise<string> {
-  const used = usedSteps();
-  const { code, step } = await nextCode(DEMO_OPERATORS[account].totp_key, used[account] ?? 0);
-  mkdirSync(".wrangler/e2e", { recursive: true });
-  writeFileSync(USED_STEPS, JSON.stringify({ ...usedSteps(), [account]: step }));
-  return code;
+  mkdirSync(STEPS_DIR, { recursive: true });
+  let step = currentStep();
+  while (!claim(account, step)) step += 1;
+  return codeForStep(DEMO_OPERATORS[account].totp_key, step);
 }
 
 /** The console's sign-in through the page: password, then a code from the operator's app (decision 117). */
