@@ -75,7 +75,8 @@ function userPages(route) {
 
 /** @param {import("@remix-run/dev/dist/config/routes").DefineRouteFunction} route */
 function consolePages(route) {
-  route("admin/login", "routes/admin/login.tsx"); // /admin/login: operator sign-in, outside the console layout
+  route("admin/login", "routes/admin/login.tsx"); // /admin/login: operator sign-in (password, then an authenticator code), outside the console layout
+  route("admin/enrol", "routes/admin/enrol.tsx"); // /admin/enrol: an operator without an authenticator key sets one up (QR, key, one code) before anything else
   // /admin: the console layout and its operator guard. Its id stays "routes/admin" because
   // app/components/admin/money.tsx reads the operator with useRouteLoaderData("routes/admin").
   route("admin", "routes/admin/layout.tsx", { id: "routes/admin" }, () => {
@@ -91,6 +92,7 @@ function consolePages(route) {
     route("products", "routes/admin/markets.tsx"); // /admin/products: markets, durations, rates, exposure limits; parameters frozen while orders are open
     route("products/:id", "routes/admin/market-detail.tsx"); // /admin/products/:id: one market's settings and its open exposure, live
     route("promotions", "routes/admin/promotions.tsx"); // /admin/promotions: create and edit (texts per language), open/close (second operator), bookings with the grant panel, bonuses waiting for a second operator
+    route("step-up", "routes/admin/step-up.ts"); // /admin/step-up: resource route (action only) behind the code prompt of money actions: confirms the authenticator code again
     route("promotion-panel", "routes/admin/promotion-panel.tsx"); // /admin/promotion-panel?user_id=&promotion_id=: resource route (loader + action) behind <PromotionPanel>
     route("earn", "routes/admin/earn.tsx"); // /admin/earn: pool products and miner plans; terms read-only while anything bought under them runs
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners

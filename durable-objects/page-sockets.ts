@@ -3,18 +3,24 @@
  * cost nothing): the upgrade with its hello, the ping answer, sending to every page, and the
  * close handshake. The Worker authenticates an upgrade before it reaches an object.
  */
-import { encode, PAGE_FRAME_MAX, parseClientMessage, refusalClose, type ClientMessage, type ServerMessage } from "./protocol";
+import { encode, PAGE_FRAME_MAX, parseClientMessage, refusalClose, SESSION_ENDED_CLOSE, type ClientMessage, type ServerMessage } from "./protocol";
 
 export type PageSocket = Pick<WebSocket, "send" | "close">;
 
 /**
  * Accepts a page's WebSocket: the page hears `hello` (its clock reference) first, then what
- * `greeting` gives. Anything but an upgrade is answered 426.
+ * `greeting` gives. Anything but an upgrade is answered 426. `tags` let the object find it again.
  */
-export async function openPage(ctx: DurableObjectState, request: Request, now: number, greeting: () => Promise<ServerMessage | null> = async () => null): Promise<Response> {
+export async function openPage(
+  ctx: DurableObjectState,
+  request: Request,
+  now: number,
+  greeting: () => Promise<ServerMessage | null> = async () => null,
+  tags: string[] = [],
+): Promise<Response> {
   if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected a WebSocket", { status: 426 });
   const { 0: client, 1: server } = new WebSocketPair();
-  ctx.acceptWebSocket(server);
+  ctx.acceptWebSocket(server, tags);
   server.send(encode({ type: "hello", server_time_ms: now }));
   const next = await greeting();
   if (next) server.send(encode(next));
@@ -55,4 +61,58 @@ export function answerPage(ws: PageSocket, raw: string | ArrayBuffer, now: numbe
 /** Closes back a socket the page closed; 1005/1006 are reserved and may not be sent back. */
 export function closeBack(ws: PageSocket, code: number) {
   ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+}
+
+/**
+ * The session a page's socket was opened under (its token's hash), in a header only the Worker
+ * sets (it replaces the client's), so the socket can be closed when that session ends
+ * (decision 119).
+ */
+export const SESSION_HEADER = "x-page-session";
+
+/** Names the session an upgrade opens under (or none), replacing whatever the client sent. */
+export function setSessionHeader(headers: Headers, token_hash: string | null): void {
+  headers.delete(SESSION_HEADER);
+  if (token_hash) headers.set(SESSION_HEADER, token_hash);
+}
+
+/** The upgrade as the object gets it, naming the session it opens under. */
+export function withSession(request: Request, token_hash: string | null): Request {
+  const headers = new Headers(request.headers);
+  setSessionHeader(headers, token_hash);
+  return new Request(request, { headers });
+}
+
+const sessionTag = (token_hash: string) => `session:${token_hash}`;
+
+/** The tags of a socket opened by `request`: its session's, when the Worker named one. */
+export function sessionTags(request: Request): string[] {
+  const token_hash = request.headers.get(SESSION_HEADER);
+  return token_hash && /^[0-9a-f]{64}$/.test(token_hash) ? [sessionTag(token_hash)] : [];
+}
+
+/** Which of a user's sessions ended: one, all but the one that asked, or all of them. */
+export type EndedSessions = { token_hash: string } | { all_but: string } | { all: true };
+
+/**
+ * Closes, among `sockets`, those opened under the ended sessions (4401: the page stops
+ * reconnecting and reloads as signed out). Answers how many it closed.
+ */
+export function closeEndedSessions(ctx: DurableObjectState, sockets: WebSocket[], which: EndedSessions): number {
+  const ended = (ws: WebSocket) => {
+    if ("all" in which) return true;
+    const tags = ctx.getTags(ws);
+    return "token_hash" in which ? tags.includes(sessionTag(which.token_hash)) : !tags.includes(sessionTag(which.all_but));
+  };
+  let closed = 0;
+  for (const ws of sockets) {
+    if (!ended(ws)) continue;
+    try {
+      ws.close(SESSION_ENDED_CLOSE, "session ended");
+      closed += 1;
+    } catch {
+      // Already closing.
+    }
+  }
+  return closed;
 }

@@ -122,6 +122,9 @@ export function parseClientMessage(raw: unknown): ClientMessage | null {
   return parseJson(raw, ClientMessage);
 }
 
+/** The close code of a socket whose session ended (signed out, or ended by its user or an operator). */
+export const SESSION_ENDED_CLOSE = 4401;
+
 /** The longest frame a page may send: its messages are small JSON. */
 export const PAGE_FRAME_MAX = 16_384;
 /** A chat frame: a 2,000-character text may take up to 16,000 characters of JSON (escapes). */

@@ -21,6 +21,7 @@ import type { Env } from "../worker/env";
 import { bin, PLATFORM_CONFIG, prepare, quietEnv } from "./lib";
 import { bundleWorker } from "./workerd-serve";
 import { DEMO } from "./seed-demo";
+import { demoOperatorCode, demoOperatorLogin } from "./demo-operators";
 
 const { values } = parseArgs({ options: { kills: { type: "string", default: "10" }, clients: { type: "string", default: "4" }, port: { type: "string", default: "8790" }, seed: { type: "string" } } });
 const KILLS = Number(values.kills);
@@ -102,13 +103,20 @@ async function uploadPng(token: string): Promise<string> {
 
 let operator = "";
 async function operatorToken() {
-  operator = expectOk(await api("/api/admin/login", DEMO.operator), "operator login").data.token;
+  operator = expectOk(await api("/api/admin/login", await demoOperatorLogin()), "operator login").data.token;
 }
-/** An operator call: a crash may have ended nothing (sessions are in D1), but log in again on 401. */
+/**
+ * An operator call: a crash may have ended nothing (sessions are in D1), but log in again on
+ * 401, and give a fresh code when the last one is five minutes old (decision 118).
+ */
 async function asOperator(path: string, body: unknown) {
   let r = await api(path, body, { token: operator });
   if (r.data?.error === "operator_required" || r.data?.error === "unauthorized") {
     await operatorToken();
+    r = await api(path, body, { token: operator });
+  }
+  if (r.data?.error === "step_up_required") {
+    expectOk(await api("/api/admin/step_up", { code: await demoOperatorCode() }, { token: operator }), "operator step-up");
     r = await api(path, body, { token: operator });
   }
   return r;

@@ -5,16 +5,28 @@
  * shell history and the process list would keep it.
  * `--print-sql` instead prints the INSERT (with the argon2id hash) for a deployed database:
  *   npx wrangler d1 execute DB --remote --command "$(npm run -s operator:create -- ops1 --print-sql)"
+ * The new operator has no authenticator key: at first sign-in the console shows one (QR code and
+ * text) and asks one code from it before anything else (decision 117), so the key is only ever
+ * seen by its operator. `--reset-two-factor` (no password asked) removes an operator's key and
+ * ends their sessions, for a lost phone: they enrol again at the next sign-in.
  */
 import { createInterface } from "node:readline";
 import { getPlatformProxy } from "wrangler";
 import { getDb } from "../worker/db/client";
 import { checkOperatorCredentials, createOperator, OPERATOR_PASSWORD_MIN } from "../worker/domain/identity/operators";
 import { hashPassword } from "../worker/domain/identity/password";
+import { resetOperatorTwoFactor } from "../worker/domain/identity/operator-two-factor";
+import { normalizeAccount } from "../worker/domain/identity/rules";
+import { operators } from "../worker/db/schema";
+import { eq } from "drizzle-orm";
 import type { Env } from "../worker/env";
 import { PLATFORM_CONFIG } from "./lib";
 
-const USAGE = "usage: npm run operator:create -- <account> [--persist-to DIR] [--print-sql]   (the password comes from standard input)";
+const USAGE =
+  "usage: npm run operator:create -- <account> [--persist-to DIR] [--print-sql]   (the password comes from standard input)\n" +
+  "       npm run operator:create -- <account> --reset-two-factor [--persist-to DIR] [--print-sql]";
+
+const ENROLMENT = "At first sign-in (/admin/login) the console shows the operator an authenticator key as a QR code and text, and asks one code from it before anything else.";
 
 const PROBLEMS: Record<string, string> = {
   account_invalid: "the account needs 4-20 letters, digits or underscores, starting with a letter",
@@ -85,6 +97,10 @@ if (positional.length !== 1) {
   process.exit(2);
 }
 const account = positional[0];
+if (args.includes("--reset-two-factor")) {
+  await resetTwoFactor(account);
+  process.exit(process.exitCode ?? 0);
+}
 const password = await readPassword();
 if (!password) {
   console.error("operator not created: no password on standard input");
@@ -102,6 +118,7 @@ if (printSql) {
   console.log(
     `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(checked.account)}, ${q(hashPassword(password))}, 1, ${Date.now()});`,
   );
+  console.error(ENROLMENT);
 } else {
   const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
   try {
@@ -109,7 +126,31 @@ if (printSql) {
     if (r.status !== "ok") {
       console.error(`operator not created: ${PROBLEMS[r.status]}`);
       process.exitCode = 1;
-    } else console.log(`operator ${r.operator.account} created (id ${r.operator.id})`);
+    } else console.log(`operator ${r.operator.account} created (id ${r.operator.id}). ${ENROLMENT}`);
+  } finally {
+    await dispose();
+  }
+}
+
+/** Removes the operator's authenticator key and ends their sessions (a lost phone). */
+async function resetTwoFactor(name: string) {
+  const account = normalizeAccount(name);
+  if (printSql) {
+    const who = `(SELECT id FROM operators WHERE account = '${account.replace(/'/g, "''")}')`;
+    console.log(`DELETE FROM operator_two_factor WHERE operator_id = ${who}; UPDATE sessions SET revoked_at_ms = ${Date.now()} WHERE kind = 'operator' AND revoked_at_ms IS NULL AND subject_id = ${who};`);
+    return;
+  }
+  const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
+  try {
+    const db = getDb(env.DB);
+    const operator = await db.query.operators.findFirst({ where: eq(operators.account, account) });
+    if (!operator) {
+      console.error(`no operator ${account}`);
+      process.exitCode = 1;
+      return;
+    }
+    await resetOperatorTwoFactor(db, operator.id, Date.now());
+    console.log(`operator ${account}: authenticator key removed, sessions ended. ${ENROLMENT}`);
   } finally {
     await dispose();
   }

@@ -7,6 +7,8 @@ import type { Db } from "../worker/db/client";
 import { operators, slides, users } from "../worker/db/schema";
 import { createSlide, seedContacts } from "../worker/domain/content/site";
 import { createOperator } from "../worker/domain/identity/operators";
+import { enrolOperatorKey, operatorTwoFactorOn } from "../worker/domain/identity/operator-two-factor";
+import { DEMO_OPERATORS } from "./demo-operators";
 import { ensurePlatformInviteCode, registerUser } from "../worker/domain/identity/users";
 import { setBankAccount, getBankAccount } from "../worker/domain/deposits/bank-account";
 import { createChannel } from "../worker/domain/deposits/channels";
@@ -26,9 +28,10 @@ import { promotions } from "../worker/db/schema";
 export const DEMO = {
   invite_code: "WELCOME",
   user: { account: "demo", password: "demo12345" },
-  operator: { account: "operator", password: "operator12345" },
+  /** Operators sign in with a code too (decision 117): their keys are public, like their passwords. */
+  operator: DEMO_OPERATORS.operator,
   /** A second operator, so the demo can show four eyes (large deposits, adjustments). */
-  operator2: { account: "auditor", password: "auditor12345" },
+  operator2: DEMO_OPERATORS.auditor,
 } as const;
 
 /** A small PNG standing in for the demo deposit's transfer screenshot. */
@@ -44,11 +47,19 @@ export async function seedDemo(db: Db, bucket: R2Bucket, now_ms = Date.now()): P
     if (r.status !== "ok") throw new Error(`seed: demo user: ${r.status}`);
     done.push("user demo");
   }
-  for (const operator of [DEMO.operator, DEMO.operator2]) {
-    if (await db.query.operators.findFirst({ where: eq(operators.account, operator.account) })) continue;
-    const r = await createOperator(db, operator, now_ms);
-    if (r.status !== "ok") throw new Error(`seed: operator ${operator.account}: ${r.status}`);
-    done.push(`operator ${operator.account}`);
+  for (const demo of [DEMO.operator, DEMO.operator2]) {
+    let operator = await db.query.operators.findFirst({ where: eq(operators.account, demo.account) });
+    if (!operator) {
+      const r = await createOperator(db, demo, now_ms);
+      if (r.status !== "ok") throw new Error(`seed: operator ${demo.account}: ${r.status}`);
+      operator = r.operator;
+      done.push(`operator ${demo.account}`);
+    }
+    // Kept as base32, not sealed: the demo keys are published, sealing would hide nothing.
+    if (!(await operatorTwoFactorOn(db, operator.id))) {
+      await enrolOperatorKey(db, null, operator, demo.totp_key, now_ms);
+      done.push(`operator ${demo.account}: authenticator key`);
+    }
   }
   await seedContacts(db, { wechat: "proofline_support", mobile: "+1 555 0100", email: "support@proofline.example", hours: "09:00–21:00 UTC" }, now_ms);
   if ((await db.select({ id: slides.id }).from(slides).limit(1)).length === 0) {

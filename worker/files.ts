@@ -2,6 +2,7 @@ import { getDb, type Db } from "./db/client";
 import { findConversation, hashGuestToken, isMember } from "./domain/service/conversations";
 import { conversationOfUpload } from "./domain/service/messages";
 import { guestTokenFromCookie } from "./service-cookie";
+import { actingOperator } from "./domain/identity/operators";
 import { resolveSession, resolveSessionWith } from "./domain/identity/session";
 import { findUpload } from "./domain/uploads/store";
 import type { Env } from "./env";
@@ -22,7 +23,7 @@ export async function serveFile(request: Request, env: Env): Promise<Response> {
   const now_ms = Date.now();
   const cookie = request.headers.get("cookie");
   const operator = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), now_ms);
-  const isOperator = operator.status === "ok" && operator.subject?.enabled === 1;
+  const isOperator = actingOperator(operator) !== null;
   const user = isOperator ? null : await resolveSession(db, "user", await tokenFromCookie(cookie, "user"), now_ms);
   const allowed = isOperator || (user?.status === "ok" && user.subject_id === upload.user_id) || (await chatMember(db, id, user?.status === "ok" ? user.subject_id : null, cookie));
   if (!allowed) return notFound();

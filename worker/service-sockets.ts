@@ -1,10 +1,12 @@
 import { getDb } from "./db/client";
+import { actingOperator } from "./domain/identity/operators";
 import { resolveSessionWith } from "./domain/identity/session";
 import { findConversation, hashGuestToken, isMember, type Visitor } from "./domain/service/conversations";
 import type { Env } from "./env";
 import { guestTokenFromCookie } from "./service-cookie";
 import { tokenFromCookie } from "./session-cookie";
 import { socketRefusal as json } from "./ws-answer";
+import { setSessionHeader } from "../durable-objects/page-sockets";
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER } from "../durable-objects/service/conversation-api";
 import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../locales/languages";
 
@@ -28,9 +30,12 @@ export async function serviceSocket(request: Request, env: Env, url: URL): Promi
   if (!/^\d{1,15}$/.test(rest)) return json(request, 404, "errors.not_found");
   const conversation = await findConversation(db, Number(rest));
   if (!conversation || conversation.merged_into_id !== null) return json(request, 404, "errors.not_found");
-  const visitor = asOperator ? null : await visitorFromCookies(db, cookie);
+  const signedIn = asOperator ? null : await visitorFromCookies(db, cookie);
+  const visitor = signedIn?.visitor ?? null;
   if (!asOperator && (!visitor || !isMember(conversation, visitor))) return json(request, 404, "errors.not_found");
+  // A signed-in visitor's socket closes when its session ends (decision 119).
   const headers = new Headers(request.headers);
+  setSessionHeader(headers, signedIn?.token_hash ?? null);
   headers.set(SIDE_HEADER, asOperator ? "operator" : "visitor");
   headers.set(CONVERSATION_HEADER, String(conversation.id));
   headers.set(GUEST_HEADER, visitor?.kind === "guest" ? "1" : "0");
@@ -44,13 +49,14 @@ export async function serviceSocket(request: Request, env: Env, url: URL): Promi
 /** The enabled operator the cookie's session belongs to, if any. */
 async function operatorOf(db: ReturnType<typeof getDb>, cookie: string | null): Promise<{ id: number; account: string } | null> {
   const session = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), Date.now());
-  return session.status === "ok" && session.subject?.enabled === 1 ? { id: session.subject.id, account: session.subject.account } : null;
+  const operator = actingOperator(session);
+  return operator ? { id: operator.id, account: operator.account } : null;
 }
 
-/** The user's session cookie first, then the guest cookie. */
-async function visitorFromCookies(db: ReturnType<typeof getDb>, cookie: string | null): Promise<Visitor | null> {
+/** The user's session cookie first (with its session), then the guest cookie. */
+async function visitorFromCookies(db: ReturnType<typeof getDb>, cookie: string | null): Promise<{ visitor: Visitor; token_hash: string | null } | null> {
   const session = await resolveSessionWith(db, "user", await tokenFromCookie(cookie, "user"), Date.now());
-  if (session.status === "ok" && session.subject) return { kind: "user", user_id: session.subject.id };
+  if (session.status === "ok" && session.subject) return { visitor: { kind: "user", user_id: session.subject.id }, token_hash: session.token_hash };
   const guest = await guestTokenFromCookie(cookie);
-  return guest ? { kind: "guest", token_hash: hashGuestToken(guest) } : null;
+  return guest ? { visitor: { kind: "guest", token_hash: hashGuestToken(guest) }, token_hash: null } : null;
 }

@@ -7,6 +7,7 @@ import { listProducts } from "./domain/trades/orders";
 import type { ServerMessage } from "../durable-objects/protocol";
 import { socketRefusal } from "./ws-answer";
 import { serviceSocket } from "./service-sockets";
+import { withSession } from "../durable-objects/page-sockets";
 
 /**
  * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
@@ -35,7 +36,7 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
     const session = await resolveSession(getDb(env.DB), "user", token, Date.now());
     if (session.status !== "ok") return json(request, 401, "errors.unauthorized");
     const channel = env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(session.subject_id)));
-    return channel.fetch(request);
+    return channel.fetch(withSession(request, session.token_hash));
   }
   if (url.pathname.startsWith("/ws/service/")) return serviceSocket(request, env, url);
   if (url.pathname.startsWith("/ws/quotes/")) {

@@ -93,7 +93,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
   );
 }
 
-function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose?: () => void }) {
+export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose?: () => void }) {
   useEffect(() => {
     if (!onClose) return;
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();

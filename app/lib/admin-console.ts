@@ -1,6 +1,7 @@
-import { useFetcher, useRouteLoaderData } from "@remix-run/react";
+import { useRouteLoaderData } from "@remix-run/react";
+import { useConsoleFetcher } from "../components/admin/step-up";
 import { useUi } from "../components/ui";
-import { useEnvelope, type PageEnvelope } from "./use-envelope";
+import { useEnvelope } from "./use-envelope";
 
 /** Hooks and URL helpers the console's pages share (the components are in app/components/admin/). */
 
@@ -30,7 +31,8 @@ export function statusParam<S extends string>(url: URL, allowed: readonly S[]): 
  */
 export function useAction(onSuccess?: () => void) {
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  // A money action without a fresh confirmation asks for a code, then goes again (decision 118).
+  const fetcher = useConsoleFetcher();
   useEnvelope(fetcher.data, (_d, msg) => {
     if (msg) ui.toast(msg);
     onSuccess?.();

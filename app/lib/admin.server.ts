@@ -5,7 +5,8 @@ import { clearTokenCookie, readToken } from "./session.server";
 
 /**
  * The console's API calls carry the operator session from the `pl_operator` cookie
- * (path /admin, SameSite=Strict). An expired session goes back to the console login.
+ * (path /, SameSite=Strict). An expired session goes back to the console login; a session
+ * still enrolling its second factor goes to the enrolment page.
  */
 export async function adminApi<T = any>(context: AppLoadContext, request: Request, path: string, body?: Record<string, unknown>) {
   const [token, locale] = await Promise.all([readToken(request, "operator"), getLocale(request)]);
@@ -18,5 +19,7 @@ export async function adminApiOrLogin<T = any>(context: AppLoadContext, request:
   if (res.status === 401) {
     throw redirect("/admin/login", { headers: { "set-cookie": await clearTokenCookie(request, "operator") } });
   }
+  // Signed in, but no authenticator key yet: enrolment comes before anything else (decision 117).
+  if (res.status === 403 && (res.data as { error?: string } | null)?.error === "operator_enrolment_required") throw redirect("/admin/enrol");
   return res;
 }

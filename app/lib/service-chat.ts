@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { encode, parseServerMessage } from "../../durable-objects/protocol";
+import { encode, parseServerMessage, SESSION_ENDED_CLOSE } from "../../durable-objects/protocol";
 import { emptyThread, lastId, lastPeerId, oldestId, threadReducer, type Conversation, type ServiceMessage, type Side } from "./service";
 
 /** A page of history as the page loaders answer it (`?before_id=` or `?after_id=`). */
@@ -126,7 +126,9 @@ function useSocket(
     });
     ws.addEventListener("close", (event) => {
       setLink("lost");
-      if (event.code === 4000) {
+      // Handed over to the signed-in account (4000), or the session it was opened under ended
+      // (decision 119): no reconnecting; the page loads again as it now is.
+      if (event.code === 4000 || event.code === SESSION_ENDED_CLOSE) {
         ws.close();
         handed.current();
       }

@@ -1,5 +1,5 @@
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { encode, parseServerMessage } from "../../durable-objects/protocol";
+import { encode, parseServerMessage, SESSION_ENDED_CLOSE } from "../../durable-objects/protocol";
 import { askNoticeCounts, setNoticeCounts } from "./notice-unread";
 import { serviceChannelConnected, setServiceUnread } from "./service-unread";
 import { serverClock, userChannel } from "./user-channel-state";
@@ -28,6 +28,14 @@ export function openUserChannel(revalidate: () => void): () => void {
       if (message.unread !== undefined && message.badge !== undefined) setNoticeCounts({ unread: message.unread, badge: message.badge });
       else askNoticeCounts();
     }
+  });
+
+  // The session ended (signed out elsewhere, or by an operator; decision 119): no reconnecting,
+  // the page's data loads again and shows it signed out.
+  socket.addEventListener("close", (event) => {
+    if (event.code !== SESSION_ENDED_CLOSE) return;
+    socket.close();
+    revalidate();
   });
 
   userChannel.send = (message) => {

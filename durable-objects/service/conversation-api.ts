@@ -8,6 +8,7 @@ import type { GroupWritten, MessageGroup, MessageRow, NewMessage, SendResult } f
 import type { Conversation } from "../../worker/domain/service/conversations";
 import type { Side } from "../../worker/domain/service/rules";
 import type { ServerMessage } from "../protocol";
+import type { EndedSessions } from "../page-sockets";
 
 export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
   /**
@@ -29,6 +30,8 @@ export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
   assign(operator_id: number, conversation_id: number, to_operator_id: number | null): Promise<ActionResult>;
   /** The guest's conversation was handed over: its guest pages are closed (they reconnect signed in). */
   handedOver(): Promise<void>;
+  /** Some of the user's sessions ended: the visitor pages opened under them close (decision 119). */
+  closeSessions(which: EndedSessions): Promise<number>;
   /** Hand-over into the user's existing conversation, the guest's side: flushed, then it takes no more messages. */
   retire(conversation_id: number): Promise<void>;
   /** Hand-over, the user's side: the guest's messages move in with this conversation's next ids. */

@@ -10,7 +10,7 @@ import { assignConversation, setConversationStatus, type ActionResult } from "..
 import { otherSide, type Side } from "../../worker/domain/service/rules";
 import { deliverNotices, tellNoticeCounts } from "../../worker/notices";
 import { notifyUser } from "../../worker/ws";
-import { closeBack, sendAll } from "../page-sockets";
+import { closeBack, closeEndedSessions, sendAll, sessionTags, type EndedSessions } from "../page-sockets";
 import { encode, parseServiceClientMessage, refusalClose, SERVICE_FRAME_MAX, type ServerMessage } from "../protocol";
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
 import { Sequencer } from "./sequencer";
@@ -101,7 +101,8 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     if (!(await this.ready(conversation_id))) return new Response("not found", { status: 404 });
     const { 0: client, 1: server } = new WebSocketPair();
     // Tags let a fan-out pick one side, and a hand-over find the guest's pages.
-    this.ctx.acceptWebSocket(server, request.headers.get(GUEST_HEADER) === "1" ? [side, "guest"] : [side]);
+    // A signed-in visitor's socket also carries its session, closed when that session ends.
+    this.ctx.acceptWebSocket(server, request.headers.get(GUEST_HEADER) === "1" ? [side, "guest"] : [side, ...(side === "visitor" ? sessionTags(request) : [])]);
     const locale = localeFromLang(request.headers.get(LOCALE_HEADER)) ?? DEFAULT_LOCALE;
     server.serializeAttachment({ side, conversation_id, operator_id, operator_name: side === "operator" ? request.headers.get(OPERATOR_NAME_HEADER) : null, locale } satisfies Attachment);
     server.send(encode({ type: "hello", server_time_ms: Date.now() }));
@@ -282,6 +283,11 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
   }
 
   /** Hand-over, the guest's side: everything pending goes to D1, then this conversation takes no more messages. */
+  async closeSessions(which: EndedSessions): Promise<number> {
+    const signedIn = this.ctx.getWebSockets("visitor").filter((ws) => !this.ctx.getTags(ws).includes("guest"));
+    return closeEndedSessions(this.ctx, signedIn, which);
+  }
+
   async retire(conversation_id: number): Promise<void> {
     if (!(await this.ready(conversation_id))) return;
     await this.serial(async () => {

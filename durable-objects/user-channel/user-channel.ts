@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { answerPage, closeBack, openPage, sendAll } from "../page-sockets";
+import { answerPage, closeBack, closeEndedSessions, openPage, sendAll, sessionTags, type EndedSessions } from "../page-sockets";
 import type { ServerMessage } from "../protocol";
 
 /**
@@ -9,7 +9,8 @@ import type { ServerMessage } from "../protocol";
  */
 export class UserChannel extends DurableObject {
   async fetch(request: Request): Promise<Response> {
-    return openPage(this.ctx, request, Date.now());
+    // Tagged with the session it opened under, so it closes when that session ends.
+    return openPage(this.ctx, request, Date.now(), undefined, sessionTags(request));
   }
 
   /** Called by the Worker (RPC) after something changed for this user. */
@@ -20,6 +21,11 @@ export class UserChannel extends DurableObject {
   /** Several notices in one call (a settlement tells each owner an order result and a balance); answers how many pages got them. */
   async publishAll(messages: ServerMessage[]): Promise<number> {
     return sendAll(this.ctx.getWebSockets(), messages);
+  }
+
+  /** Some of the user's sessions ended: their pages' sockets close (decision 119). Answers how many. */
+  async closeSessions(which: EndedSessions): Promise<number> {
+    return closeEndedSessions(this.ctx, this.ctx.getWebSockets(), which);
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {

@@ -2,13 +2,14 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { audit_log, slides } from "../../worker/db/schema";
 import { DEMO } from "../../scripts/seed-demo";
-import { call, db, seed, testEnv } from "./helpers";
+import { call, db, operatorLogin, operatorToken, seed, testEnv } from "./helpers";
 
 beforeAll(() => seed());
 
-async function operatorToken() {
-  const r = await call("/api/admin/login", DEMO.operator);
-  expect(r.code).toBe(1);
+/** An operator session of its own (signed in with a code), for the tests that end it. */
+async function freshOperatorToken() {
+  const r = await operatorLogin();
+  expect(r.code, r.msg).toBe(1);
   return r.data.token as string;
 }
 
@@ -37,7 +38,7 @@ describe("operator console API", () => {
   });
 
   it("login and logout are audit-logged with the actor", async () => {
-    const token = await operatorToken();
+    const token = await freshOperatorToken();
     const audit = await call("/api/admin/audit", { action: "operator." }, { token });
     expect(audit.code).toBe(1);
     expect(audit.data.items[0]).toMatchObject({ operator: "operator", action: "operator.login" });

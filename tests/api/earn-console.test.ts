@@ -4,7 +4,7 @@ import { serverNow } from "../../worker/clock";
 import { miner_machines, miner_outputs, pool_orders } from "../../worker/db/schema";
 import { utcMidnight } from "../../worker/domain/earn/holdings";
 import { postTransfers } from "../../worker/domain/ledger/transfer";
-import { call, db, newUser, page, seed, testEnv } from "./helpers";
+import { call, db, newUser, operatorToken, page, seed, testEnv } from "./helpers";
 import { operatorCookieFor } from "./money/cookies";
 
 const USDT = 1_000_000;
@@ -15,8 +15,8 @@ let token2 = "";
 
 beforeAll(async () => {
   await seed();
-  token = (await call("/api/admin/login", DEMO.operator)).data.token;
-  token2 = (await call("/api/admin/login", DEMO.operator2)).data.token;
+  token = await operatorToken(DEMO.operator.account);
+  token2 = await operatorToken(DEMO.operator2.account);
 });
 
 const pool = (over: Record<string, unknown> = {}) => ({ name: "Pool · test", days: 7, daily_rate: "0.68", min_amount: "100", max_amount: "10000.50", penalty_rate: "1", enabled: "1", reason: "new offer", ...over });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { operators } from "../../worker/db/schema";
 import { createOperator } from "../../worker/domain/identity/operators";
 import { operatorCookie } from "../../worker/session-cookie";
-import { call, db, newUser, page, seed, uniqueAccount } from "./helpers";
+import { call, db, newUser, operatorLogin, page, seed, uniqueAccount } from "./helpers";
 import { PNG, upload } from "./money/helpers";
 
 beforeAll(() => seed());
@@ -14,7 +14,7 @@ describe("/files/<id> for operators", () => {
     const password = "files-operator-1";
     const created = await createOperator(db, { account, password }, Date.now());
     if (created.status !== "ok") throw new Error(`createOperator: ${created.status}`);
-    const login = await call("/api/admin/login", { account, password });
+    const login = await operatorLogin(account, password);
     expect(login.code).toBe(1);
     const cookie = (await operatorCookie.serialize(login.data.token)).split(";")[0];
 

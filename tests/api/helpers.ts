@@ -1,9 +1,15 @@
 import { env, exports } from "cloudflare:workers";
+import { and, eq, isNull } from "drizzle-orm";
 import { createApi } from "../../worker/api/app";
 import { getDb } from "../../worker/db/client";
 import { withInvocationDb } from "../../worker/db/limits";
 import type { Env } from "../../worker/env";
-import { seedDemo } from "../../scripts/seed-demo";
+import { DEMO, seedDemo } from "../../scripts/seed-demo";
+import { serverNow } from "../../worker/clock";
+import { operator_two_factor, operators, sessions } from "../../worker/db/schema";
+import { enrolOperatorKey, STEP_UP_TTL_MS } from "../../worker/domain/identity/operator-two-factor";
+import { hashSessionToken } from "../../worker/domain/identity/session";
+import { newTotpSecret, stepAt, totpCode } from "../../worker/domain/identity/two-factor";
 
 export const testEnv = env as unknown as Env;
 export const db = getDb(testEnv.DB);
@@ -59,4 +65,84 @@ export async function newUser(account = uniqueAccount(), password = "secret123")
   const r = await call("/api/user/register", { account, password, password_confirm: password, invite_code: "WELCOME" });
   if (r.code !== 1) throw new Error(`register failed: ${r.msg}`);
   return { account, password, token: r.data.userinfo.token as string, id: r.data.userinfo.id as number };
+}
+
+/**
+ * Operators sign in with a code (decision 117). The tests are the operators' phones: they know
+ * the demo operators' keys (scripts/seed-demo.ts) and the keys of operators they enrol.
+ */
+const operatorKeys = new Map<string, string>([
+  [DEMO.operator.account, DEMO.operator.totp_key],
+  [DEMO.operator2.account, DEMO.operator2.totp_key],
+]);
+const demoPasswords = new Map<string, string>([
+  [DEMO.operator.account, DEMO.operator.password],
+  [DEMO.operator2.account, DEMO.operator2.password],
+]);
+
+/** Gives a test-made operator an authenticator key (in force at once) the tests know. */
+export async function enrolOperator(account: string): Promise<string> {
+  const operator = await db.query.operators.findFirst({ where: eq(operators.account, account) });
+  if (!operator) throw new Error(`no operator ${account}`);
+  const key = newTotpSecret();
+  await enrolOperatorKey(db, null, operator, key, Date.now());
+  operatorKeys.set(account, key);
+  return key;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * What the operator's app shows, for a step no code of theirs has used yet: each code works
+ * once (decision 068), and tests sign the same operators in many times a minute. The app's
+ * current step or the next (both accepted for at least 30 s); when both are used, the next step.
+ */
+export async function operatorCode(account: string): Promise<string> {
+  await seed();
+  if (!operatorKeys.has(account)) await enrolOperator(account);
+  const [row] = await db
+    .select({ last_step: operator_two_factor.last_step })
+    .from(operator_two_factor)
+    .innerJoin(operators, eq(operators.id, operator_two_factor.operator_id))
+    .where(eq(operators.account, account));
+  const step = Math.max(stepAt(Date.now()), (row?.last_step ?? 0) + 1);
+  while (stepAt(Date.now()) < step - 1) await sleep(250);
+  return totpCode(operatorKeys.get(account)!, step);
+}
+
+/** The console's sign-in: the password and a fresh code (the demo operators' passwords are known). */
+export async function operatorLogin(account: string = DEMO.operator.account, password: string = demoPasswords.get(account) ?? "", headers?: Record<string, string>): Promise<Answer> {
+  return call("/api/admin/login", { account, password, code: await operatorCode(account) }, { headers });
+}
+
+/** A fresh confirmation of the factor on an operator's session (the money routes need one). */
+export async function stepUp(account: string, token: string): Promise<Answer> {
+  return call("/api/admin/step_up", { code: await operatorCode(account) }, { token });
+}
+
+const operatorSessions = new Map<string, string>();
+
+/**
+ * An operator session that money routes take: one sign-in per operator for the whole workerd
+ * (argon2 is slow on purpose, and codes are few), confirmed again when its confirmation is more
+ * than four minutes old. A session that ended meanwhile is replaced.
+ */
+export async function operatorToken(account: string = DEMO.operator.account, password?: string): Promise<string> {
+  await seed();
+  const known = operatorSessions.get(account);
+  if (known) {
+    const [row] = await db
+      .select({ step_up_at_ms: sessions.step_up_at_ms })
+      .from(sessions)
+      .where(and(eq(sessions.token_hash, hashSessionToken(known)), isNull(sessions.revoked_at_ms)));
+    const now_ms = await serverNow(testEnv, db);
+    if (row && (await call("/api/admin/me", {}, { token: known })).code === 1) {
+      if (row.step_up_at_ms !== null && now_ms - row.step_up_at_ms < STEP_UP_TTL_MS - 60_000) return known;
+      if ((await stepUp(account, known)).code === 1) return known;
+    }
+  }
+  const r = await operatorLogin(account, password);
+  if (r.code !== 1) throw new Error(`operator login ${account}: ${r.msg}`);
+  operatorSessions.set(account, r.data.token);
+  return r.data.token as string;
 }

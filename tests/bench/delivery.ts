@@ -6,6 +6,7 @@
  * the same sockets, which is the least any message to a page costs. Target: p99 <= 1.5 s.
  */
 import WebSocket from "ws";
+import { demoOperatorLogin } from "../../scripts/demo-operators";
 import { clientIp, dataOf, ms, postJson, summarize, timedRequest, verdict, type GroupResult, type Server } from "./lib";
 
 const USERS = 40;
@@ -56,7 +57,7 @@ function listen(base: string, token: string): Promise<Listener> {
 export async function benchDeliveryToPage(server: Server): Promise<GroupResult> {
   const base = server.baseUrl;
   console.log(`\n== delivery to the page: ${USERS * PER_USER} orders over ${SPREAD_MS / 1000} s by ${USERS} users, 30 s each; the result's arrival on the owner's socket after delivery`);
-  const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+  const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, await demoOperatorLogin())).token;
   const users: { token: string; listener: Listener }[] = [];
   for (let n = 0; n < USERS; n += 1) {
     const u = await fundedUser(base, n, op);

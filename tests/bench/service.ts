@@ -16,6 +16,7 @@
  * GET /api/health (the bare Worker round trip).
  */
 import WebSocket from "ws";
+import { demoOperatorLogin } from "../../scripts/demo-operators";
 import { operatorCookie } from "../../worker/session-cookie";
 import { clientIp, dataOf, ms, pool, postJson, printServerLog, sleep, statsTable, summarize, timedRequest, verdict, type GroupResult, type Row, type Server, type TimedResponse } from "./lib";
 
@@ -178,7 +179,7 @@ export async function benchServiceChat(server: Server, opts: { conversations?: n
   console.log(`\n== customer service: ${n} guest conversations at once, ${rounds} rounds each, sent over ${VIA} (visitor → operator socket, operator → visitor socket)`);
   const mark = server.logMark();
   const restartsBefore = server.restarts();
-  const opToken = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+  const opToken = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, await demoOperatorLogin())).token;
   const opCookie = (await operatorCookie.serialize(opToken)).split(";")[0];
 
   const t0 = performance.now();

@@ -11,6 +11,7 @@
  * here, on every way out.
  */
 import { Worker } from "node:worker_threads";
+import { demoOperatorLogin } from "../../scripts/demo-operators";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
@@ -276,7 +277,7 @@ export async function fundedTraders(base: string, nUsers: number, conc: number):
   const ways = dataOf<{ id: number; chain: string; enabled: boolean }[]>("recharge_way", await timedRequest(`${base}/api/index/recharge_way`));
   const trc20 = ways.find((w) => w.chain.toUpperCase() === "TRC20");
   if (!trc20) throw new Error("no TRC20 recharge channel");
-  const operatorToken = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+  const operatorToken = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, await demoOperatorLogin())).token;
 
   const tFund = performance.now();
   const depositIds = await pool(users, conc, async (u, i) => {
@@ -766,7 +767,7 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
 
 /** A product's hub figures (hub-api.ts HubStats), through the console's route as the demo operator. */
 export async function hubStats(base: string, product_id: number): Promise<HubStats> {
-  const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, { account: "operator", password: "operator12345" })).token;
+  const op = dataOf<{ token: string }>("operator login", await postJson(`${base}/api/admin/login`, await demoOperatorLogin())).token;
   return dataOf<HubStats>("hub stats", await postJson(`${base}/api/admin/products/${product_id}/stats`, {}, { token: op }));
 }
 

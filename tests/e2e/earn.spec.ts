@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, register, words } from "./helpers";
+import { open, register, signInOperator, words } from "./helpers";
 
 /**
  * The earn journey at a phone's size: complete the profile (ID photo and a drawn signature),
@@ -22,11 +22,7 @@ async function fund(page: Page, browser: Browser, name: string, amount: string) 
   await expect(page).toHaveURL(/\/pages\/me\/sub\/recharge-record/);
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
   const op = await ctx.newPage();
-  await open(op, "/admin/login");
-  await op.getByLabel(words("en", "admin").account).fill("operator");
-  await op.getByLabel(words("en", "admin").password, { exact: true }).fill("operator12345");
-  await op.getByRole("button", { name: words("en", "admin").login_submit }).click();
-  await expect(op).toHaveURL(/\/admin$/);
+  await signInOperator(op);
   await open(op, "/admin/deposits");
   const row = op.getByTestId("deposit-row").filter({ hasText: name });
   await row.getByTestId("approve-tx-ref").fill("verified-earn");

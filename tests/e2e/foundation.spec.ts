@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { account, login, open, register, words } from "./helpers";
+import { account, login, open, operatorCode, register, words } from "./helpers";
 
 const en_common = words("en", "common");
 const en_home = words("en", "home");
@@ -163,6 +163,9 @@ test("the console: operator login, audit log, logout", async ({ page }) => {
   await page.getByLabel("Operator account").fill("operator");
   await page.getByLabel("Password", { exact: true }).fill("operator12345");
   await page.getByRole("button", { name: "Log in" }).click();
+  // The second step: a code from the operator's authenticator app (decision 117).
+  await page.getByLabel("Authenticator code").fill(await operatorCode());
+  await page.getByRole("button", { name: "Verify and log in" }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByText("Registered users")).toBeVisible();
   await page.getByRole("link", { name: "Audit log" }).click();

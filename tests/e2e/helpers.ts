@@ -1,6 +1,9 @@
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { codeForStep, currentStep, DEMO_OPERATORS, type DemoOperator } from "../../scripts/demo-operators";
+
+export type { DemoOperator };
 
 /** A locale file, read from disk (the tests check what users see, in their words). */
 export function words(lng: string, ns: string): any {
@@ -69,6 +72,89 @@ export async function freshStep(page: Page) {
 }
 
 /**
+ * Each code works once (decision 068), and journeys (in parallel workers, in restarted ones) sign
+ * the same demo operators in. A step is claimed by creating its file beside the test server's
+ * state (scripts/serve-e2e.ts starts it empty): creation either succeeds for one caller or fails.
+ */
+const STEPS_DIR = ".wrangler/e2e/operator-steps";
+
+function claim(account: DemoOperator, step: number): boolean {
+  try {
+    writeFileSync(`${STEPS_DIR}/${account}-${step}`, "", { flag: "wx" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What the demo operator's app shows, for a step no one in this run has used. */
+export async function operatorCode(account: DemoOperator = "operator"): Promise<string> {
+  mkdirSync(STEPS_DIR, { recursive: true });
+  let step = currentStep();
+  while (!claim(account, step)) step += 1;
+  return codeForStep(DEMO_OPERATORS[account].totp_key, step);
+}
+
+/** The console's sign-in through the page: password, then a code from the operator's app (decision 117). */
+export async function signInOperator(page: Page, account: DemoOperator = "operator") {
+  const admin = words("en", "admin");
+  await open(page, "/admin/login");
+  await page.getByLabel(admin.account).fill(account);
+  await page.getByLabel(admin.password, { exact: true }).fill(DEMO_OPERATORS[account].password);
+  await page.getByRole("button", { name: admin.login_submit }).click();
+  await expect(page.getByTestId("operator-code-prompt")).toBeVisible();
+  await page.getByLabel(words("en", "common").code_input.label).fill(await operatorCode(account));
+  await page.getByRole("button", { name: admin.two_factor.login_submit }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
+/** The console in its own desktop browser context, signed in as a demo operator. */
+export async function operatorPage(browser: Browser, account: DemoOperator = "operator", size = { width: 1280, height: 800 }): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: size, locale: "en-US" });
+  const page = await ctx.newPage();
+  await signInOperator(page, account);
+  return page;
+}
+
+/**
+ * A money action whose confirmation is older than five minutes opens the console's code prompt
+ * (decision 118): the operator types a fresh code, and the action goes through by itself.
+ */
+export async function answerStepUp(page: Page, account: DemoOperator = "operator") {
+  const prompt = page.getByTestId("step-up-form");
+  await expect(prompt).toBeVisible();
+  await prompt.getByLabel(words("en", "common").code_input.label).fill(await operatorCode(account));
+  await prompt.getByTestId("step-up-confirm").click();
+  await expect(prompt).toHaveCount(0);
+}
+
+const apiSessions = new Map<DemoOperator, string>();
+
+/**
+ * A console API call as the demo operator, through one session per run (signed in with a code):
+ * a session that ended is replaced, a confirmation older than five minutes is given again.
+ */
+export async function operatorApi(request: APIRequestContext, path: string, data: Record<string, unknown> = {}, account: DemoOperator = "operator") {
+  for (let attempt = 0; ; attempt++) {
+    let token = apiSessions.get(account);
+    if (!token) {
+      const { password } = DEMO_OPERATORS[account];
+      const login = await (await request.post("/api/admin/login", { data: { account, password, code: await operatorCode(account) } })).json();
+      expect(login.code, login.msg).toBe(1);
+      token = login.data.token as string;
+      apiSessions.set(account, token);
+    }
+    const res = await request.post(path, { headers: { token }, data });
+    const answer = await res.json();
+    if (attempt < 2 && res.status() === 401) apiSessions.delete(account);
+    else if (attempt < 2 && answer.data?.error === "step_up_required") {
+      const confirmed = await (await request.post("/api/admin/step_up", { headers: { token }, data: { code: await operatorCode(account) } })).json();
+      expect(confirmed.code, confirmed.msg).toBe(1);
+    } else return answer;
+  }
+}
+
+/**
  * Funds a user through the API as a client would: their recharge with a screenshot, approved
  * by the demo operator (money.spec.ts walks deposits through the pages).
  */
@@ -81,22 +167,9 @@ export async function fund(request: APIRequestContext, account: string, password
   const channel = channels.data.find((c: { chain: string }) => c.chain === "TRC20");
   const tx_hash = "0x" + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
   const deposit = await (await request.post("/api/user/recharge", { headers: { token, "idempotency-key": `e2e-${tx_hash.slice(2, 18)}` }, data: { channel_id: channel.id, amount, tx_hash, image: upload.data.url } })).json();
-  const op = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
-  const approved = await (await request.post(`/api/admin/deposits/${deposit.data.id}/approve`, { headers: { token: op.data.token }, data: { amount, tx_ref: `e2e-${deposit.data.id}` } })).json();
+  const approved = await operatorApi(request, `/api/admin/deposits/${deposit.data.id}/approve`, { amount, tx_ref: `e2e-${deposit.data.id}` });
   expect(approved.code, approved.msg).toBe(1);
   return token;
-}
-
-/** The console in its own desktop browser context, signed in as the demo operator. */
-export async function operatorPage(browser: Browser): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
-  const page = await ctx.newPage();
-  await open(page, "/admin/login");
-  await page.getByLabel(words("en", "admin").account).fill("operator");
-  await page.getByLabel(words("en", "admin").password, { exact: true }).fill("operator12345");
-  await page.getByRole("button", { name: words("en", "admin").login_submit }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
 }
 
 /** Signs out from the settings page (with its confirm), landing on the login page. */

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { fund, open, register, words } from "./helpers";
+import { fund, open, register, signInOperator, words } from "./helpers";
 
 const ARTIFACTS = fileURLToPath(new URL("./artifacts/limits/", import.meta.url));
 
@@ -97,11 +97,7 @@ test("the console: the allow-list's wait in money settings, a user's cool-off sh
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
   const op = await ctx.newPage();
   const admin = words("en", "admin");
-  await open(op, "/admin/login");
-  await op.getByLabel(admin.account).fill("operator");
-  await op.getByLabel(admin.password, { exact: true }).fill("operator12345");
-  await op.getByRole("button", { name: admin.login_submit }).click();
-  await expect(op).toHaveURL(/\/admin$/);
+  await signInOperator(op);
 
   await open(op, "/admin/money");
   const form = op.getByTestId("binding-wait-form");

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, register, words } from "./helpers";
+import { open, operatorPage, register, words, type DemoOperator } from "./helpers";
 
 const base64Json = (v: string) => Buffer.from(JSON.stringify(v)).toString("base64");
 
@@ -12,16 +12,7 @@ const base64Json = (v: string) => Buffer.from(JSON.stringify(v)).toString("base6
 const PHOTO = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 const en = { admin: words("en", "admin"), common: words("en", "common"), promotions: words("en", "promotions"), wallet: words("en", "wallet") };
 
-async function signIn(browser: Browser, account: string, password: string) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
-  const op = await ctx.newPage();
-  await open(op, "/admin/login");
-  await op.getByLabel(en.admin.account).fill(account);
-  await op.getByLabel(en.admin.password, { exact: true }).fill(password);
-  await op.getByRole("button", { name: en.admin.login_submit }).click();
-  await expect(op).toHaveURL(/\/admin$/);
-  return op;
-}
+const signIn = (browser: Browser, account: DemoOperator) => operatorPage(browser, account, { width: 1280, height: 900 });
 
 async function confirm(page: Page) {
   await page.getByRole("alertdialog").getByRole("button", { name: en.common.confirm }).click();
@@ -45,7 +36,7 @@ async function deposit(page: Page, op: Page, name: string, amount: string) {
 
 /** One operator creates a recharge promotion (10 % up to 50, minimum 100); the auditor opens it. */
 async function createOpenPromotion(browser: Browser, title: string) {
-  const op = await signIn(browser, "operator", "operator12345");
+  const op = await signIn(browser, "operator");
   await open(op, "/admin/promotions");
   const form = op.getByTestId("promotion-new");
   await form.getByTestId("promotion-percent").fill("10");
@@ -63,7 +54,7 @@ async function createOpenPromotion(browser: Browser, title: string) {
   await row.getByTestId("promotion-toggle-reason").fill("launch");
   await row.getByTestId("promotion-toggle-submit").click();
   await expect(op.getByText(words("en", "errors").promotion_open_four_eyes)).toBeVisible();
-  const auditor = await signIn(browser, "auditor", "auditor12345");
+  const auditor = await signIn(browser, "auditor");
   await open(auditor, "/admin/promotions");
   const arow = auditor.getByTestId("promotion-row").filter({ hasText: title });
   await arow.getByTestId("promotion-toggle-reason").fill("terms checked");

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type WebSocketRoute } from "@playwright/test";
-import { open, words } from "./helpers";
+import { open, operatorApi, signInOperator, words } from "./helpers";
 
 /**
  * Customer service, two people at once: a visitor on a phone (390×844) who has not signed in,
@@ -16,12 +16,7 @@ const LANGUAGES = [
 async function operatorPage(browser: Browser): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, locale: "en-US" });
   const page = await ctx.newPage();
-  const admin = words("en", "admin");
-  await open(page, "/admin/login");
-  await page.getByLabel(admin.account).fill("operator");
-  await page.getByLabel(admin.password, { exact: true }).fill("operator12345");
-  await page.getByRole("button", { name: admin.login_submit }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await signInOperator(page);
   return page;
 }
 
@@ -185,13 +180,9 @@ test("earlier messages load above without moving what the visitor is reading", a
 
 /** The console's answer, sent through the API (the journey above sends through the page). */
 async function operatorSends(request: APIRequestContext, conversation: number, texts: string[]) {
-  const login = await (await request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
   for (const text of texts) {
-    const sent = await request.post("/api/admin/service/send", {
-      headers: { token: login.data.token },
-      data: { conversation_id: conversation, client_message_id: `op-${conversation}-${text.replace(/\W/g, "")}`, text },
-    });
-    expect((await sent.json()).code).toBe(1);
+    const sent = await operatorApi(request, "/api/admin/service/send", { conversation_id: conversation, client_message_id: `op-${conversation}-${text.replace(/\W/g, "")}`, text });
+    expect(sent.code).toBe(1);
   }
 }
 

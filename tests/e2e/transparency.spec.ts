@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { fund, open, register, words } from "./helpers";
+import { fund, open, operatorApi, register, words } from "./helpers";
 
 /**
  * Verify in the browser (issue 16): a user's settled order is checked against the signed
@@ -82,8 +82,7 @@ test("the public /proof page, signed out: the latest signed checkpoint, the key,
 test("proof of liabilities: after a snapshot the user's balance is verified as included, in English and Thai", async ({ page }) => {
   const { name, password } = await register(page);
   await fund(page.request, name, password, "75");
-  const op = await (await page.request.post("/api/admin/login", { data: { account: "operator", password: "operator12345" } })).json();
-  const taken = await (await page.request.post("/api/admin/proof/liabilities", { headers: { token: op.data.token } })).json();
+  const taken = await operatorApi(page.request, "/api/admin/proof/liabilities");
   expect(taken.code, taken.msg).toBe(1);
   const en_ = words("en", "trade").liabilities;
   const th_ = words("th", "trade").liabilities;

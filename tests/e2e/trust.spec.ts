@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { login, open, register, words } from "./helpers";
+import { login, open, operatorPage, register, words } from "./helpers";
 
 /**
  * The trust journeys: what a user and two operators see where one person alone could create
@@ -9,17 +9,6 @@ import { login, open, register, words } from "./helpers";
 const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 const admin = words("en", "admin");
 
-/** The console in its own desktop browser context, signed in as one of the two demo operators. */
-async function operatorPage(browser: Browser, account: "operator" | "auditor"): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-US" });
-  const page = await ctx.newPage();
-  await open(page, "/admin/login");
-  await page.getByLabel(admin.account).fill(account);
-  await page.getByLabel(admin.password, { exact: true }).fill(account === "operator" ? "operator12345" : "auditor12345");
-  await page.getByRole("button", { name: admin.login_submit }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  return page;
-}
 
 function randomTxHash(): string {
   return "0x" + Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -9,7 +9,7 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { appRoutes } from "../../app/routes.js";
 import { LOCALE_KEYS, type LocaleKey } from "../../locales/languages";
-import { axeViolations, open } from "./helpers";
+import { axeViolations, open, operatorCode } from "./helpers";
 
 type Who = "visitor" | "user" | "operator";
 
@@ -113,6 +113,8 @@ async function signIn(context: BrowserContext, page: Page, who: Who) {
     await open(page, "/admin/login");
     await page.locator("input[name=account]").fill("operator");
     await page.locator("input[name=password]").fill("operator12345");
+    await page.locator("form button[type=submit]").first().click();
+    await page.locator("input[name=code]").fill(await operatorCode());
     await page.locator("form button[type=submit]").first().click();
     await expect(page).toHaveURL(/\/admin$/);
   }

@@ -4,6 +4,7 @@
  * must pick up where it stopped; the transition guard must stop any double settlement.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { demoOperatorLogin } from "../../scripts/demo-operators";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bin, prepare, quietEnv } from "../../scripts/lib";
@@ -46,7 +47,7 @@ afterAll(() => kill());
 
 describe("settlement survives a crash", () => {
   it("every order settles exactly once with the tick at or before its delivery", async () => {
-    const op = (await post("/api/admin/login", { account: "operator", password: "operator12345" })).data.token as string;
+    const op = (await post("/api/admin/login", await demoOperatorLogin())).data.token as string;
     const saved = await post(
       "/api/admin/products/save",
       {

@@ -7,6 +7,8 @@ import { translate } from "../i18n";
 import { ApiError, fail } from "./envelope";
 import { adminApi } from "./resources/admin";
 import { adminMoneyApi } from "./resources/admin-money";
+import { adminUsersApi } from "./resources/admin-users";
+import { guardMoneyRoutes } from "../middleware/step-up";
 import { adminTradesApi } from "./resources/admin-trades";
 import { adminTermsApi } from "./resources/admin-terms";
 import { adminEarnApi } from "./resources/admin-earn";
@@ -87,7 +89,10 @@ export function createApi() {
   // Before orderApi: placing an order resolves its session in the symbol's hub (decision 106).
   app.route("/order", placeOrderApi);
   app.route("/order", orderApi);
+  // The money routes need a fresh second-factor confirmation: the list is in the middleware's file.
+  guardMoneyRoutes(app);
   app.route("/admin", adminApi);
+  app.route("/admin", adminUsersApi);
   app.route("/admin", adminMoneyApi);
   app.route("/admin", adminTradesApi);
   app.route("/admin", adminTermsApi);

@@ -15,5 +15,7 @@ export type AppEnv = {
     user: User;
     operator: Operator;
     session_token_hash: string;
+    /** An operator session's last second-factor confirmation (step-up clock); null: enrolling. */
+    step_up_at_ms: number | null;
   };
 };

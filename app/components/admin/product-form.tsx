@@ -1,9 +1,10 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "../form";
+import { useConsoleFetcher } from "./step-up";
 import { useUi } from "../ui";
-import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { useEnvelope } from "../../lib/use-envelope";
 import { formatBp } from "../../../worker/domain/money/units";
 
 export type DurationRow = { seconds: number; profit_rate_bp: number; min_amount: string; max_amount: string };
@@ -50,7 +51,7 @@ export const EMPTY_PRODUCT: ProductRow = {
 export function ProductForm({ product, action }: { product: ProductRow; action?: string }) {
   const { t, i18n } = useTranslation("admin");
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useConsoleFetcher();
   const [durations, setDurations] = useState<DurationRow[]>(product.durations);
   useEnvelope(fetcher.data, (_d, msg) => ui.toast(msg));
   const locked = product.open_orders > 0;

@@ -6,6 +6,7 @@ import { formatBp, formatUsdt, formatUsdtExact } from "../../../worker/domain/mo
 import { formatDate, formatDateTime } from "../../lib/format";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useOperator } from "../../lib/admin-console";
+import { useConsoleFetcher } from "./step-up";
 import { useUi } from "../ui";
 
 type Panel = { promotion: AdminPromotionOut; booking: AdminBookingOut | null; deposits: PanelDepositOut[]; four_eyes: { threshold_micro: number } };
@@ -62,7 +63,7 @@ function PanelBody({ panel, userId, reload }: { panel: Panel; userId: number; re
 /** Posts to the panel's resource route; on success the panel loads again. */
 function usePanelAction(reload: () => void) {
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useConsoleFetcher();
   useEnvelope(fetcher.data, (_d, msg) => {
     if (msg) ui.toast(msg);
     reload();

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "../../components/form";
+import { useConsoleFetcher } from "../../components/admin/step-up";
 import { useUi } from "../../components/ui";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
-import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { useEnvelope } from "../../lib/use-envelope";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
@@ -61,7 +62,7 @@ export default function AdminEarn() {
 /** Saves through the route's action; on success a form for a new row empties for the next one. */
 function useSaveFetcher(resetOnSuccess = false) {
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useConsoleFetcher();
   const form = useRef<HTMLFormElement>(null);
   useEnvelope(fetcher.data, (_d, msg) => {
     ui.toast(msg);

@@ -1,6 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { StepUpProvider } from "../../components/admin/step-up";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { clearTokenCookie } from "../../lib/session.server";
 import adminStyles from "../../styles/admin.css";
@@ -95,7 +96,9 @@ export default function AdminLayout() {
         </Form>
       </header>
       <main className="admin-main">
-        <Outlet />
+        <StepUpProvider>
+          <Outlet />
+        </StepUpProvider>
       </main>
     </div>
   );

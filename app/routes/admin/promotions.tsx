@@ -6,6 +6,7 @@ import type { AdminBookingOut, AdminPromotionOut } from "../../../worker/api/res
 import { LANGUAGES } from "../../../locales/languages";
 import { formatUsdtExact } from "../../../worker/domain/money/units";
 import { PromotionPanel } from "../../components/admin/promotion-panel";
+import { useConsoleFetcher } from "../../components/admin/step-up";
 import { Field } from "../../components/form";
 import { Empty } from "../../components/nav";
 import { useUi } from "../../components/ui";
@@ -61,7 +62,7 @@ export default function AdminPromotions() {
 
 function useSave(resetOnSuccess: boolean) {
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useConsoleFetcher();
   const form = useRef<HTMLFormElement>(null);
   useEnvelope(fetcher.data, (_d, msg) => {
     ui.toast(msg);

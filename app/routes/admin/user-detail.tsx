@@ -19,6 +19,7 @@ export { shouldRevalidate } from "../../lib/revalidate";
 type Line = StatementLine;
 type Balances = { available: string; locked_trade: string; locked_pool: string; locked_withdrawal: string; total: string };
 type Ledger = { user: { id: number; account: string }; balances: Balances; items: Line[]; total: number; exclusion: { kind: "cool_off" | "exclusion"; started_at_ms: number; until_ms: number } | null };
+type UserSession = { id: string; device: string; ip: string; created_at_ms: number; last_seen_at_ms: number };
 type Adjustment = { id: number; user_id: number; direction: "credit" | "debit"; amount_micro: number; reason: string; status: string; requested_by: number; created_at_ms: number };
 
 const ROWS = 50;
@@ -27,19 +28,21 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const id = String(params.id ?? "");
   if (!/^\d{1,15}$/.test(id)) throw new Response("Not found", { status: 404 });
   const page_no = pageParam(new URL(request.url));
-  const [ledger, pending, earn] = await Promise.all([
+  const [ledger, pending, earn, live] = await Promise.all([
     adminApiOrLogin<Ledger>(context, request, `/api/admin/users/${id}/ledger`, { page_no, row: ROWS }),
     adminApi<{ items: Adjustment[] }>(context, request, "/api/admin/adjustments", { status: "pending", user_id: id, row: 100 }),
     adminApi<{ pool: PoolHoldingRow[]; miner: MinerHoldingRow[] }>(context, request, `/api/admin/users/${id}/earn`),
+    adminApi<{ list: UserSession[] }>(context, request, `/api/admin/users/${id}/sessions`),
   ]);
   if (ledger.code !== 1) throw new Response(ledger.msg, { status: ledger.status === 404 ? 404 : 400 });
   const mine = pending.code === 1 ? pending.data.items : [];
   const holdings = earn.code === 1 ? earn.data : { pool: [], miner: [] };
-  return { ...ledger.data, page_no, pending: mine, holdings };
+  return { ...ledger.data, page_no, pending: mine, holdings, sessions: live.code === 1 ? live.data.list : [] };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = Object.fromEntries(await request.formData()) as Record<string, string>;
+  if (form.intent === "end_sessions") return adminApi(context, request, `/api/admin/users/${String(params.id ?? "")}/sessions/end`, { reason: form.reason ?? "" });
   return adminApi(context, request, "/api/admin/adjustments/new", {
     user_id: String(params.id ?? ""),
     direction: form.direction ?? "",
@@ -52,7 +55,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 /** One user: balances from the ledger, their statement, and a four-eyes adjustment proposal. */
 export default function AdminUser() {
   const { t, i18n } = useTranslation("admin");
-  const { user, balances, items, total, page_no, pending, holdings, exclusion } = useLoaderData<typeof loader>();
+  const { user, balances, items, total, page_no, pending, holdings, exclusion, sessions } = useLoaderData<typeof loader>();
   const lng = i18n.language;
   const words = useLedgerWords();
   const label = (prefix: string, key: string) => (i18n.exists(`admin:${prefix}.${key}`) ? t(`${prefix}.${key}`) : key);
@@ -111,6 +114,8 @@ export default function AdminUser() {
           <Link to="/admin/adjustments">{t("users.pending_open")}</Link>
         </div>
       </div>
+
+      <SessionsCard sessions={sessions} />
 
       <EarnHoldings pool={holdings.pool} miner={holdings.miner} />
 
@@ -193,6 +198,47 @@ function ProposeForm({ userId, account }: { userId: number; account: string }) {
         {t("users.propose_submit")}
       </button>
     </fetcher.Form>
+  );
+}
+
+/**
+ * The user's signed-in devices, and ending all of them at once (a stolen phone, a taken-over
+ * account): their pages close, their next call is refused. Audited with the reason (decision 119).
+ */
+function SessionsCard({ sessions }: { sessions: UserSession[] }) {
+  const { t, i18n } = useTranslation("admin");
+  const ui = useUi();
+  const form = useRef<HTMLFormElement>(null);
+  const { fetcher, busy } = useAction(() => form.current?.reset());
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    if (!String(data.get("reason") ?? "").trim()) return ui.toast(t("need_reason"));
+    if (await ui.confirm(t("users.sessions_end_confirm"))) fetcher.submit(data, { method: "post" });
+  }
+  return (
+    <div className="card" data-testid="user-sessions">
+      <h3 className="card-title">{t("users.sessions_title")}</h3>
+      {sessions.length === 0 ? (
+        <p className="muted">{t("users.sessions_none")}</p>
+      ) : (
+        <ul className="plain-list">
+          {sessions.map((s) => (
+            <li key={s.id} data-testid="user-session">
+              {s.device || t("users.sessions_unknown_device")} · <span className="mono">{s.ip}</span>
+              <div className="muted">{t("users.sessions_last_seen", { date: formatDateTime(s.last_seen_at_ms, i18n.language) })}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <fetcher.Form method="post" ref={form} className="form admin-form" onSubmit={onSubmit} noValidate>
+        <input type="hidden" name="intent" value="end_sessions" />
+        <Field label={t("users.reason")} name="reason" maxLength={500} data-testid="sessions-reason" required />
+        <button type="submit" className="btn btn-danger" disabled={busy} data-testid="end-sessions">
+          {t("users.sessions_end")}
+        </button>
+      </fetcher.Form>
+    </div>
   );
 }
 

@@ -12,7 +12,7 @@ import { checkLedger } from "../../../worker/domain/ledger/check";
 import { createApi } from "../../../worker/api/app";
 import { withInvocationDb } from "../../../worker/db/limits";
 import { DEMO } from "../../../scripts/seed-demo";
-import { call, db, newUser, seed, testEnv } from "../helpers";
+import { call, db, newUser, operatorLogin, seed, testEnv } from "../helpers";
 
 export const SHARDS = 4;
 /** CI's tier: 200 requests a route. `npm run fuzz -- --runs 2000` passes more through the binding. */
@@ -157,7 +157,7 @@ export async function identities(): Promise<{ who: Who[]; otherIds: number[] }> 
   const b = await newUser();
   const ended = await newUser();
   await call("/api/user/logout", {}, { token: ended.token });
-  const op = await call("/api/admin/login", DEMO.operator);
+  const op = await operatorLogin(DEMO.operator.account);
   const who: Who[] = [
     { label: "nobody" },
     { label: "a nonsense token", token: "x".repeat(64) },
@@ -165,7 +165,9 @@ export async function identities(): Promise<{ who: Who[]; otherIds: number[] }> 
     { label: "user a", token: a.token },
     { label: "user b", token: b.token },
   ];
-  if (op.code === 1) who.push({ label: "an operator", token: op.data.token as string });
+  // Signed in with a code (decision 117): a refused sign-in would silently drop the operator's coverage.
+  if (op.code !== 1) throw new Error(`operator login: ${op.msg}`);
+  who.push({ label: "an operator", token: op.data.token as string });
   return { who, otherIds: [a.id, b.id, ended.id] };
 }
 

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { bank_cards, wallets } from "../../../worker/db/schema";
-import { call, db, type Answer } from "../helpers";
-import { DEMO } from "../../../scripts/seed-demo";
+import { call, db, operatorToken, type Answer } from "../helpers";
 
 export const USDT = 1_000_000;
 /** A valid 24×16 PNG (the same the demo seed uses). */
@@ -19,11 +18,8 @@ export async function upload(token: string, bytes: Uint8Array = PNG, name = "sho
   return call<{ id: string; url: string; error?: string; width?: number; height?: number }>("/api/common/upload", fd, { token });
 }
 
-export async function operatorToken(account: string = DEMO.operator.account, password: string = DEMO.operator.password) {
-  const r = await call("/api/admin/login", { account, password });
-  if (r.code !== 1) throw new Error(`operator login: ${r.msg}`);
-  return r.data.token as string;
-}
+/** An operator session for money routes (tests/api/helpers.ts: signed in with a code, confirmed recently). */
+export { operatorToken };
 
 /** Submits a crypto recharge on the seeded TRC20 channel. */
 export async function recharge(token: string, amount: string, key = rkey("dep")): Promise<Answer> {
@@ -50,7 +46,7 @@ export async function credit(op: string, id: number, amount: string): Promise<An
   const first = await approve(op, id, amount);
   if (first.code !== 1) throw new Error(`approve: ${first.msg}`);
   if (first.data.status !== "confirming") return first;
-  const second = await approve(await operatorToken(DEMO.operator2.account, DEMO.operator2.password), id, amount);
+  const second = await approve(await operatorToken("auditor"), id, amount);
   if (second.code !== 1) throw new Error(`confirm: ${second.msg}`);
   return second;
 }

@@ -1,5 +1,5 @@
 import { DEMO } from "../../../scripts/seed-demo";
-import { call, newUser, seed } from "../helpers";
+import { call, newUser, operatorToken, seed } from "../helpers";
 import { approve, recharge } from "../money/helpers";
 
 export const USDT = 1_000_000;
@@ -8,8 +8,8 @@ export const isoDay = (offset_days: number) => new Date(Date.now() + offset_days
 
 export async function operators() {
   await seed();
-  const op = (await call("/api/admin/login", DEMO.operator)).data.token as string;
-  const op2 = (await call("/api/admin/login", DEMO.operator2)).data.token as string;
+  const op = await operatorToken(DEMO.operator.account);
+  const op2 = await operatorToken(DEMO.operator2.account);
   return { op, op2 };
 }
 

@@ -9,7 +9,7 @@ import { ensurePlatformInviteCode } from "../../../worker/domain/identity/users"
 import { platformAccount, userAccount } from "../../../worker/domain/ledger/accounts";
 import { postTransfers } from "../../../worker/domain/ledger/transfer";
 import { saveProduct, type ProductInput } from "../../../worker/domain/trades/products";
-import { call, db, uniqueAccount } from "../helpers";
+import { call, db, operatorToken, uniqueAccount } from "../helpers";
 
 export const USDT = 1_000_000;
 const OPERATOR = { account: "marketsop", password: "operator12345" };
@@ -27,11 +27,10 @@ function setup() {
   return ready;
 }
 
+/** The markets' operator (or another), signed in with a code (tests/api/helpers.ts gives it a key). */
 export async function operator(who = OPERATOR): Promise<string> {
   await setup();
-  const r = await call("/api/admin/login", who);
-  if (r.code !== 1) throw new Error(`operator login: ${r.msg}`);
-  return r.data.token;
+  return operatorToken(who.account, who.password);
 }
 
 export const secondOperator = () => operator(OPERATOR2);

@@ -1,4 +1,8 @@
-/** `/api/admin/*`: the operator console's API. Everything but login needs an operator session. */
+/**
+ * `/api/admin/*`: the operator console's API. Everything but login and enrolment needs an
+ * operator session with its second factor proven; the money routes also a recent confirmation
+ * (worker/middleware/step-up.ts).
+ */
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -7,8 +11,10 @@ import { sessions, users, operators } from "../../db/schema";
 import { auditInsert, listAudit } from "../../domain/audit/log";
 import { createSlide, getContacts, listSlides, updateContacts, updateSlide } from "../../domain/content/site";
 import { loginOperator } from "../../domain/identity/operators";
+import { beginOperatorSetup, enableOperatorTwoFactor, STEP_UP_TTL_MS, stepUpOperator } from "../../domain/identity/operator-two-factor";
 import { revokeSession, SESSION_POLICY } from "../../domain/identity/session";
-import { requireOperator } from "../../middleware/auth";
+import { requireEnrollingOperator, requireOperator } from "../../middleware/auth";
+import { cardKeysOrNull, confirmCode } from "./money-guards";
 import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { int, optionalText, pagination, text } from "../fields";
 import type { AppEnv } from "../types";
@@ -17,7 +23,12 @@ import { serverNow } from "../../clock";
 import { earnFigures } from "../../domain/earn/holdings";
 import { limitAuthAttempts } from "../../middleware/rate-limit";
 
-const LoginBody = z.object({ account: text({ max: 64, invalid: "errors.login_failed" }), password: text({ max: 256, trim: false, invalid: "errors.login_failed" }) });
+const LoginBody = z.object({
+  account: text({ max: 64, invalid: "errors.login_failed" }),
+  password: text({ max: 256, trim: false, invalid: "errors.login_failed" }),
+  code: confirmCode,
+});
+const CodeBody = z.object({ code: text({ max: 32, invalid: "errors.two_factor_code_wrong" }) });
 const Reason = z.object({ reason: text({ max: 500, invalid: "errors.reason_required" }) });
 const ContactsBody = Reason.extend({
   wechat: optionalText(100).default(""),
@@ -40,19 +51,52 @@ const AuditQuery = z.object({ ...pagination, action: optionalText(50) });
 export const adminApi = new Hono<AppEnv>()
   .post("/login", limitAuthAttempts, async (c) => {
     const body = read(c, LoginBody);
+    const db = c.get("db");
     const now_ms = Date.now();
-    const result = await loginOperator(c.get("db"), body, now_ms);
+    const result = await loginOperator(db, { ...body, keys: await cardKeysOrNull(c) }, now_ms, await serverNow(c.env, db));
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "failed") throw new ApiError("errors.login_failed");
-    await auditInsert(c.get("db"), { operator_id: result.operator.id, action: "operator.login" }, now_ms);
-    return ok(c, { token: result.token, operator: { id: result.operator.id, account: result.operator.account } }, "errors.logged_in");
+    // The password was right; nothing is issued before the code (decision 117).
+    if (result.status === "need_2fa") throw new ApiError("errors.two_factor_needed", 200, {}, { need_2fa: true });
+    await auditInsert(db, { operator_id: result.operator.id, action: "operator.login" }, now_ms);
+    // `enrolled` false: this session can only set up a key (`/2fa/setup`, `/2fa/enable`).
+    return ok(c, { token: result.token, enrolled: result.enrolled, operator: { id: result.operator.id, account: result.operator.account } }, "errors.logged_in");
   })
-  .use("*", requireOperator)
-  .post("/logout", async (c) => {
+  // Enrolment: the only routes an operator without a key reaches (decision 117).
+  .use("/2fa/*", requireEnrollingOperator)
+  .post("/2fa/setup", async (c) => {
+    const r = await beginOperatorSetup(c.get("db"), await cardKeysOrNull(c), c.get("operator"), Date.now());
+    if (r.status !== "ok") throw new ApiError("errors.two_factor_already_on");
+    return ok(c, { secret: r.secret, otpauth_url: r.otpauth_url });
+  })
+  .post("/2fa/enable", async (c) => {
+    const { code } = read(c, CodeBody);
+    const db = c.get("db");
+    const now_ms = Date.now();
+    const session = { token_hash: c.get("session_token_hash"), step_up_at_ms: await serverNow(c.env, db) };
+    const r = await enableOperatorTwoFactor(db, await cardKeysOrNull(c), c.get("operator"), session, code, now_ms);
+    if (r.status === "throttled") throw loginThrottled(r.retry_after_ms);
+    if (r.status !== "ok") throw new ApiError(`errors.two_factor_${r.status}`);
+    await auditInsert(db, { operator_id: c.get("operator").id, action: "operator.two_factor_enrolled" }, now_ms);
+    return ok(c, null, "errors.two_factor_enabled");
+  })
+  // An enrolling operator may leave too.
+  .post("/logout", requireEnrollingOperator, async (c) => {
     const db = c.get("db");
     const now_ms = Date.now();
     await db.batch([revokeSession(db, c.get("session_token_hash"), now_ms), auditInsert(db, { operator_id: c.get("operator").id, action: "operator.logout" }, now_ms)]);
     return ok(c, null, "errors.logged_out");
+  })
+  .use("*", requireOperator)
+  // A fresh confirmation for the money routes (decision 118), for this session only.
+  .post("/step_up", async (c) => {
+    const { code } = read(c, CodeBody);
+    const db = c.get("db");
+    const step_up_at_ms = await serverNow(c.env, db);
+    const r = await stepUpOperator(db, await cardKeysOrNull(c), c.get("operator"), { token_hash: c.get("session_token_hash"), step_up_at_ms }, code, Date.now());
+    if (r.status === "throttled") throw loginThrottled(r.retry_after_ms);
+    if (r.status !== "ok") throw new ApiError(`errors.two_factor_${r.status}`);
+    return ok(c, { step_up_until_ms: step_up_at_ms + STEP_UP_TTL_MS }, "errors.step_up_done");
   })
   .on(["GET", "POST"], "/me", async (c) => ok(c, { id: c.get("operator").id, account: c.get("operator").account }))
   .on(["GET", "POST"], "/overview", async (c) => {

@@ -20,7 +20,7 @@ import {
   renamePasskey,
 } from "../../domain/identity/passkeys";
 import { listUserSessions, revokeOtherUserSessions, revokeUserSession } from "../../domain/identity/session-list";
-import { forgetSessions } from "../../quotes";
+import { sessionsEnded } from "../../session-end";
 import { loginHistory } from "../../domain/identity/sign-ins";
 import { userBalances } from "../../domain/ledger/balances";
 import { requireUser } from "../../middleware/auth";
@@ -85,13 +85,12 @@ export const devicesApi = new Hono<AppEnv>()
     const user_id = c.get("user").id;
     if ("all_others" in body) {
       const result = await revokeOtherUserSessions(db, user_id, c.get("session_token_hash"), Date.now());
-      await forgetSessions(c.env, db, { user_id });
+      await sessionsEnded(c.env, db, user_id, { all_but: c.get("session_token_hash") });
       return ok(c, { ended: result.status === "ok" ? result.ended : 0 }, "errors.sessions_ended");
     }
     const result = await revokeUserSession(db, user_id, body.id, Date.now());
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
-    // The ended session's hash is not known here (only its public id): its user's are forgotten.
-    await forgetSessions(c.env, db, { user_id });
+    await sessionsEnded(c.env, db, user_id, { token_hash: result.token_hash });
     return ok(c, { ended: result.ended }, "errors.session_ended");
   })
   .post("/login_history", requireUser, async (c) => ok(c, { list: await loginHistory(c.get("db"), c.get("user").id) }))

@@ -12,6 +12,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { ledger_accounts, ledger_transfers, liability_snapshots, log_checkpoints, log_leaves, orders } from "../../db/schema";
 import { checkSnapshots } from "../../domain/transparency/liabilities";
+import { actingOperator } from "../../domain/identity/operators";
 import { resolveSessionWith } from "../../domain/identity/session";
 import { consistencyProof, inclusionProof } from "../../domain/transparency/merkle";
 import { tileReader } from "../../domain/transparency/tiles";
@@ -58,7 +59,7 @@ async function reader(c: Context<AppEnv>): Promise<{ user_id: number | null }> {
   const user = await resolveSessionWith(c.get("db"), "user", token, Date.now());
   if (user.status === "ok" && user.subject) return { user_id: user.subject.id };
   const op = await resolveSessionWith(c.get("db"), "operator", token, Date.now());
-  if (op.status === "ok" && op.subject && (op.subject as { enabled: number }).enabled === 1) return { user_id: null };
+  if (actingOperator(op)) return { user_id: null };
   throw new ApiError("errors.unauthorized", 401);
 }
 

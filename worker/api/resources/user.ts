@@ -7,7 +7,7 @@ import { grantDemoMoney } from "../../domain/ledger/demo";
 import { modeOf, walletOf } from "../../mode";
 import { changePassword, hasPassword, loginUser, registerUser, setUserLanguage, type User } from "../../domain/identity/users";
 import { revokeSession } from "../../domain/identity/session";
-import { forgetSessions } from "../../quotes";
+import { sessionsEnded } from "../../session-end";
 import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/rules";
 import { requireUser } from "../../middleware/auth";
 import { formatAmount } from "../../domain/money/units";
@@ -149,7 +149,7 @@ export const userApi = new Hono<AppEnv>()
   })
   .post("/logout", requireUser, async (c) => {
     await revokeSession(c.get("db"), c.get("session_token_hash"), Date.now());
-    await forgetSessions(c.env, c.get("db"), { token_hash: c.get("session_token_hash") });
+    await sessionsEnded(c.env, c.get("db"), c.get("user").id, { token_hash: c.get("session_token_hash") });
     return ok(c, null, "errors.logged_out");
   })
   .post("/user", requireUser, async (c) => {
@@ -167,8 +167,8 @@ export const userApi = new Hono<AppEnv>()
     if (result.status === "throttled") throw loginThrottled(result.retry_after_ms);
     if (result.status === "code_required" || result.status === "code_wrong") throw new ApiError(`errors.two_factor_${result.status}`);
     if (result.status !== "ok") throw new ApiError(`errors.${result.status}`);
-    // The other sessions just ended: no hub may place another order under them.
-    await forgetSessions(c.env, c.get("db"), { user_id: c.get("user").id });
+    // The other sessions just ended: no hub may place another order under them, their pages close.
+    await sessionsEnded(c.env, c.get("db"), c.get("user").id, { all_but: c.get("session_token_hash") });
     return ok(c, null, "errors.password_changed");
   })
   // A wallet account names its inviter once, after its first sign-in (decision 084).

@@ -56,6 +56,12 @@ export const sessions = sqliteTable(
     /** Browser and system from the user agent ("Chrome on Android"), and the client's /24 (IPv6 /48). */
     device: text("device").notNull().default(""),
     ip: text("ip").notNull().default(""),
+    /**
+     * Operator sessions only: when the operator last proved their second factor in this session
+     * (at sign-in, at enrolment, at each step-up; the step-up clock, worker/clock.ts). Null: never,
+     * so the session may only enrol (decision 117). Money routes need it recent (decision 118).
+     */
+    step_up_at_ms: integer("step_up_at_ms"),
   },
   (t) => [
     index("sessions_subject_idx").on(t.kind, t.subject_id),

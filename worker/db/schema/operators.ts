@@ -14,6 +14,20 @@ export const operators = sqliteTable(
 );
 
 /**
+ * An operator's authenticator key (TOTP, the users' rules: decision 068), one per operator.
+ * `enabled_at_ms` null: pending, set up but not yet proven with a code. `last_step` is the newest
+ * time step accepted, so each code works once. The key is sealed with the card key at rest.
+ * Operators have no recovery codes: a lost phone is reset with `npm run operator:create`.
+ */
+export const operator_two_factor = sqliteTable("operator_two_factor", {
+  operator_id: integer("operator_id").primaryKey(),
+  secret: text("secret").notNull(),
+  enabled_at_ms: integer("enabled_at_ms"),
+  last_step: integer("last_step").notNull().default(0),
+  created_at_ms: integer("created_at_ms").notNull(),
+});
+
+/**
  * Append-only record of every operator action. Triggers in the migration reject UPDATE and
  * DELETE, so not even a buggy code path can rewrite history.
  */

@@ -3,8 +3,11 @@ import type { Db } from "../../db/client";
 import { operators } from "../../db/schema";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "./password";
 import { isValidAccount, isValidPassword, normalizeAccount } from "./rules";
+import type { CardKeys } from "../binding/card-crypto";
+import { UNKNOWN_CLIENT } from "./client";
+import { spendOperatorCode } from "./operator-two-factor";
 import { newSessionToken, sessionInsert } from "./session";
-import { failedAttempt, succeededAttempt, takeAttempt } from "./throttle";
+import { failedAttempt, operatorThrottleKey, succeededAttempt, takeAttempt } from "./throttle";
 import { isUniqueViolation } from "./users";
 
 export type Operator = typeof operators.$inferSelect;
@@ -46,13 +49,27 @@ export async function createOperator(
   }
 }
 
+export type OperatorLoginResult =
+  | { status: "ok"; operator: Operator; token: string; enrolled: boolean }
+  | { status: "failed" }
+  | { status: "need_2fa" }
+  | { status: "throttled"; retry_after_ms: number };
+
+/**
+ * Console sign-in (decision 117): the password and, once the operator has a key, a code, under
+ * ONE attempt of the operator's throttle (cleared only when both are right, as for users). A
+ * right password without a code answers "need_2fa" and issues nothing. An operator without a
+ * key gets an enrolment session (no confirmation stamped): it can only set one up.
+ * `step_up_at_ms` is now on the step-up clock (worker/clock.ts), stamped when a code was right.
+ */
 export async function loginOperator(
   db: Db,
-  input: { account: string; password: string },
+  input: { account: string; password: string; code?: string; keys: CardKeys | null },
   now_ms: number,
-): Promise<{ status: "ok"; operator: Operator; token: string } | { status: "failed" } | { status: "throttled"; retry_after_ms: number }> {
+  step_up_at_ms: number = now_ms,
+): Promise<OperatorLoginResult> {
   const account = normalizeAccount(input.account);
-  const key = `operator:${account}`;
+  const key = operatorThrottleKey(account);
   const attempt = await takeAttempt(db, key, now_ms);
   if (attempt.status === "locked") return { status: "throttled", retry_after_ms: attempt.retry_after_ms };
   const operator = await db.query.operators.findFirst({ where: eq(operators.account, account) });
@@ -61,9 +78,18 @@ export async function loginOperator(
     await failedAttempt(db, key, now_ms);
     return { status: "failed" };
   }
+  const factor = await spendOperatorCode(db, input.keys, operator.id, input.code ?? "", now_ms);
+  // The attempt stays counted until the code is right: a known password buys no free guesses.
+  if (factor === "missing") return { status: "need_2fa" };
+  if (factor === "wrong") {
+    await failedAttempt(db, key, now_ms);
+    return { status: "failed" };
+  }
+  const enrolled = factor === "ok";
   const token = newSessionToken();
-  await db.batch([sessionInsert(db, "operator", operator.id, token, now_ms), succeededAttempt(db, key), ...rehashOnLogin(db, operator, input.password)]);
-  return { status: "ok", operator, token };
+  const session = sessionInsert(db, "operator", operator.id, token, now_ms, UNKNOWN_CLIENT, enrolled ? step_up_at_ms : null);
+  await db.batch([session, succeededAttempt(db, key), ...rehashOnLogin(db, operator, input.password)]);
+  return { status: "ok", operator, token, enrolled };
 }
 
 /** As for users: an operator's hash stored the old way is rewritten at sign-in. */
@@ -71,6 +97,16 @@ function rehashOnLogin(db: Db, operator: Operator, password: string) {
   if (!needsRehash(operator.password_hash)) return [];
   const rewrite = db.update(operators).set({ password_hash: hashPassword(password) });
   return [rewrite.where(and(eq(operators.id, operator.id), eq(operators.password_hash, operator.password_hash)))];
+}
+
+/**
+ * The operator a resolved session lets act outside the API's middleware (files, sockets, proofs):
+ * enabled, and with a second factor proven in the session (an enrolling one reaches nothing
+ * else, decision 117).
+ */
+export function actingOperator(session: { status: string; subject?: Operator | null; step_up_at_ms?: number | null }): Operator | null {
+  if (session.status !== "ok" || !session.subject || session.subject.enabled !== 1) return null;
+  return session.step_up_at_ms === null || session.step_up_at_ms === undefined ? null : session.subject;
 }
 
 export async function getOperator(db: Db, id: number): Promise<Operator | undefined> {

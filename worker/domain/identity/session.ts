@@ -33,8 +33,11 @@ export function newSessionPublicId(): string {
   return base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(12)));
 }
 
-/** The insert for a new session, to run alone or inside a caller's batch. */
-export function sessionInsert(db: Db, kind: SessionKind, subject_id: number | SQL, token: string, now_ms: number, client: Client = UNKNOWN_CLIENT) {
+/**
+ * The insert for a new session, to run alone or inside a caller's batch. `step_up_at_ms`: an
+ * operator session opened with the second factor proven (decision 117).
+ */
+export function sessionInsert(db: Db, kind: SessionKind, subject_id: number | SQL, token: string, now_ms: number, client: Client = UNKNOWN_CLIENT, step_up_at_ms: number | null = null) {
   const policy = SESSION_POLICY[kind];
   return db.insert(sessions).values({
     token_hash: hashSessionToken(token),
@@ -47,11 +50,12 @@ export function sessionInsert(db: Db, kind: SessionKind, subject_id: number | SQ
     last_seen_at_ms: now_ms,
     idle_timeout_ms: policy.idle_ms,
     absolute_expires_at_ms: now_ms + policy.absolute_ms,
+    step_up_at_ms,
   });
 }
 
 export type ResolvedSession =
-  | { status: "ok"; token_hash: string; subject_id: number; expires_at_ms: number }
+  | { status: "ok"; token_hash: string; subject_id: number; expires_at_ms: number; step_up_at_ms: number | null }
   | { status: "missing" | "expired" | "revoked" };
 
 export async function resolveSession(db: Db, kind: SessionKind, token: string | null | undefined, now_ms: number): Promise<ResolvedSession> {
@@ -118,7 +122,7 @@ async function checkSession(db: Db, row: typeof sessions.$inferSelect | undefine
   if (now_ms - row.last_seen_at_ms >= TOUCH_EVERY_MS) {
     await db.update(sessions).set({ last_seen_at_ms: now_ms }).where(eq(sessions.token_hash, row.token_hash));
   }
-  return { status: "ok", token_hash: row.token_hash, subject_id: row.subject_id, expires_at_ms: expiryAfterUse(row, now_ms) };
+  return { status: "ok", token_hash: row.token_hash, subject_id: row.subject_id, expires_at_ms: expiryAfterUse(row, now_ms), step_up_at_ms: row.step_up_at_ms };
 }
 
 /** When a session used at `now_ms` expires: idle from now, never past its absolute lifetime. */
@@ -131,6 +135,14 @@ export function revokeSession(db: Db, token_hash: string, now_ms: number) {
     .update(sessions)
     .set({ revoked_at_ms: now_ms })
     .where(and(eq(sessions.token_hash, token_hash), isNull(sessions.revoked_at_ms)));
+}
+
+/** Revokes every live session of a subject (an operator ending a user's sessions). */
+export function revokeAllSessions(db: Db, kind: SessionKind, subject_id: number, now_ms: number) {
+  return db
+    .update(sessions)
+    .set({ revoked_at_ms: now_ms })
+    .where(and(eq(sessions.kind, kind), eq(sessions.subject_id, subject_id), isNull(sessions.revoked_at_ms)));
 }
 
 /** Revokes every live session of a subject except the one making the request. */

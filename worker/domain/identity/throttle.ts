@@ -17,6 +17,8 @@ export const THROTTLE = { max_failures: 5, window_ms: 15 * 60_000, lock_ms: 15 *
 
 /** Sign-in, password confirmations and second-factor codes of one account share this key. */
 export const userThrottleKey = (account: string) => `user:${account}`;
+/** The same for an operator: sign-in, enrolment and step-up codes. */
+export const operatorThrottleKey = (account: string) => `operator:${account}`;
 
 export type Attempt = { status: "taken" } | { status: "locked"; retry_after_ms: number };
 

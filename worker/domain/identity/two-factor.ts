@@ -47,6 +47,9 @@ export function otpauthUrl(secret_base32: string, account: string): string {
   return totp.toString();
 }
 
+/** A new key: 160 random bits (RFC 4226's recommended length), as base32 for the app. */
+export const newTotpSecret = () => new Secret({ size: 20 }).base32;
+
 /** Letters and digits that cannot be misread for each other (no 0/o, 1/l/i). */
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
@@ -92,9 +95,9 @@ async function rowOf(db: Db, user_id: number): Promise<Row | undefined> {
  * The key at rest is sealed with the card key (where the deployment has none, production
  * without CARD_KEY, it is kept as it is: `openCard` reads both).
  */
-const sealSecret = (keys: CardKeys | null, base32: string) => (keys ? sealCard(keys, base32) : Promise.resolve(base32));
+export const sealSecret = (keys: CardKeys | null, base32: string) => (keys ? sealCard(keys, base32) : Promise.resolve(base32));
 
-async function openSecret(keys: CardKeys | null, stored: string): Promise<string | null> {
+export async function openSecret(keys: CardKeys | null, stored: string): Promise<string | null> {
   const opened = await openCard(keys, stored);
   return opened.status === "ok" ? opened.text : null;
 }
