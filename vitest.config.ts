@@ -11,6 +11,8 @@ import { witnessBindings } from "./tests/api/transparency/witness-keys";
  */
 const OWN_WORKERD = [
   "tests/api/clock.test.ts",
+  // Stamps its database as a demo's (decision 122): no other file could run on it after.
+  "tests/api/demo.test.ts",
   "tests/api/trading-limits.test.ts",
   "tests/api/earn/backlog.test.ts",
   "tests/api/earn/miner.test.ts",

@@ -4,6 +4,8 @@
  * deposit's credit) so these tests depend only on the ledger, not on the deposit workflow,
  * and markets of their own.
  */
+import { eq } from "drizzle-orm";
+import { orders } from "../../../worker/db/schema";
 import { createOperator } from "../../../worker/domain/identity/operators";
 import { ensurePlatformInviteCode } from "../../../worker/domain/identity/users";
 import { platformAccount, userAccount } from "../../../worker/domain/ledger/accounts";
@@ -92,4 +94,18 @@ export async function market(over: Partial<ProductInput> = {}) {
 
 export async function price(product_id: number): Promise<string> {
   return (await call("/api/index/product", { id: product_id })).data.price as string;
+}
+
+/**
+ * The order once its entry is stored: the first tick after acceptance, which the symbol's hub
+ * writes at its next beat (within about a second; decision 122).
+ */
+export async function entered(order_id: number, timeout_ms = 5_000) {
+  const until = Date.now() + timeout_ms;
+  for (;;) {
+    const [row] = await db.select().from(orders).where(eq(orders.id, order_id));
+    if (row?.entry_price_e8 !== null && row?.entry_tick_ts_ms !== null) return row as typeof row & { entry_price_e8: number; entry_tick_ts_ms: number };
+    if (Date.now() > until) throw new Error(`order ${order_id}: no entry after ${timeout_ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -6,7 +6,7 @@ import { checkLedger } from "../../../worker/domain/ledger/check";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements, type Order } from "../../../worker/domain/trades/orders";
 import { hubConfig, hubFor, hubStub } from "../../../worker/quotes";
 import { call, db, page, testEnv } from "../helpers";
-import { balance, market, openTerms, operator, price, user, USDT } from "./market-helpers";
+import { balance, entered, market, openTerms, operator, price, user, USDT } from "./market-helpers";
 
 const saveBody = (p: { symbol: string; name: string; feed_symbol: string }, over: Record<string, unknown> = {}) => ({
   reason: "test",
@@ -104,7 +104,7 @@ describe("settled orders are frozen by the database", () => {
     const p = await market();
     const u = await user(100);
     const placed = await order(p.id, u.token, "up", "10");
-    const [row] = await db.select().from(orders).where(eq(orders.id, placed.data.id));
+    const row = await entered(placed.data.id);
     // Open orders can still be settled (the triggers only freeze what is settled).
     const ticks = [{ ts_ms: row.entry_tick_ts_ms, price_e8: row.entry_price_e8 }, { ts_ms: row.delivery_at_ms - 500, price_e8: row.entry_price_e8 + 1_000_000 }];
     expect(await writeSettlements(db, [decide(row, ticks)], Date.now())).toEqual({ settled: 1, already: 0 });

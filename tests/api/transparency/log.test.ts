@@ -13,7 +13,7 @@ import { b64decode, canonicalJson, leafHash, openNote, parseCheckpoint, verifyCo
 import { logSequencer } from "../../../worker/transparency-log";
 import { call, db, newUser, page, testEnv } from "../helpers";
 import { fundedUser, operatorToken } from "../money/helpers";
-import { market, price, USDT } from "../trades/market-helpers";
+import { entered, market, price, USDT } from "../trades/market-helpers";
 
 const drain = () => logSequencer(testEnv).drain();
 
@@ -41,7 +41,7 @@ describe("transparency log", () => {
     expect(placed.code).toBe(1);
     orderId = placed.data.id;
     // Settled from ticks written here (the hub's own loop is tested in tests/api/trades).
-    const order = (await db.select().from(orders).where(eq(orders.id, orderId)))[0];
+    const order = await entered(orderId);
     const r = await writeSettlements(db, [decide(order, [{ ts_ms: order.entry_tick_ts_ms, price_e8: order.entry_price_e8 }, { ts_ms: order.delivery_at_ms, price_e8: order.entry_price_e8 + 1_000_000 }])], order.delivery_at_ms + 1);
     expect(r.settled).toBe(1);
   });

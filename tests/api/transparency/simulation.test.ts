@@ -14,7 +14,7 @@ import { auditSimulation, decodeEntryBundle, entriesPath, sha256Hex, simPrices, 
 import { hubStub } from "../../../worker/quotes";
 import { logSequencer } from "../../../worker/transparency-log";
 import { call, db, page, testEnv } from "../helpers";
-import { market, price, user, USDT } from "../trades/market-helpers";
+import { entered, market, price, user, USDT } from "../trades/market-helpers";
 
 type Row = { seq: number; kind: string; ref_id: string; payload: string | null };
 
@@ -24,7 +24,9 @@ describe("the simulation's hourly seeds", () => {
     const m = await market({ durations: [{ seconds: 60, profit_rate_bp: 8500, min_stake_micro: USDT, max_stake_micro: 100 * USDT }] });
     const placed = await call("/api/order/addorder", { product_id: m.id, direction: "up", amount: "5", seconds: 60, quote_price: await price(m.id) }, { token: u.token });
     expect(placed.code, placed.msg).toBe(1);
-    const order = (await db.select().from(orders).where(eq(orders.id, placed.data.id)))[0];
+    // Its entry is the walk's first tick after acceptance, stored at the hub's next beat.
+    const order = await entered(placed.data.id);
+    expect(order.entry_tick_ts_ms).toBeGreaterThan(order.created_at_ms);
     expect(order.feed).toBe("simulation");
     expect(order.entry_tick_ts_ms % 1000).toBe(0);
 

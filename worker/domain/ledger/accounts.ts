@@ -38,7 +38,8 @@ export function tradeAccounts(user_id: number, wallet: "real" | "demo") {
 export function userAccountInserts(db: Db, user_id: number | SQL, now_ms: number, codes: readonly UserAccountCode[] = USER_ACCOUNT_CODES) {
   return codes.map((code) =>
     db.insert(ledger_accounts).values({
-      account_key: sql`'user:' || ${user_id} || ':' || ${code}`,
+      // A number is spelt here: bound as a parameter, D1 would concatenate it as "2.0".
+      account_key: typeof user_id === "number" ? userAccount(user_id, code) : sql`'user:' || ${user_id} || ':' || ${code}`,
       owner_kind: "user",
       user_id: user_id as number,
       code,

@@ -9,7 +9,6 @@
  * found by their pseudonym.
  */
 import { desc, sql } from "drizzle-orm";
-import { DEMO_ACCOUNT_CODES } from "../ledger/accounts";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { Db } from "../../db/client";
@@ -35,7 +34,7 @@ export function liabilitiesBody(origin: string, taken_at_ms: number, total_micro
 export async function takeSnapshot(db: Db, store: TileStore, keys: LogKeys, taken_by: string, now_ms: number): Promise<Snapshot> {
   // One batch: the balances and the last transfer they include are read in the same transaction.
   const [balances, last] = (await db.batch([
-    db.all<{ user_id: number; balance: number }>(sql`SELECT user_id, SUM(balance_micro) AS balance FROM ledger_accounts WHERE owner_kind = 'user' AND user_id IS NOT NULL AND code NOT IN (${sql.join(DEMO_ACCOUNT_CODES.map((c) => sql`${c}`), sql`, `)}) GROUP BY user_id ORDER BY user_id`),
+    db.all<{ user_id: number; balance: number }>(sql`SELECT user_id, SUM(balance_micro) AS balance FROM ledger_accounts WHERE owner_kind = 'user' AND user_id IS NOT NULL AND code NOT IN ('demo', 'demo_locked') GROUP BY user_id ORDER BY user_id`),
     db.all<{ id: number | null }>(sql`SELECT MAX(id) AS id FROM ledger_transfers`),
   ] as unknown as Parameters<typeof db.batch>[0])) as unknown as [{ user_id: number; balance: number }[], { id: number | null }[]];
   const leaves: SumLeaf[] = balances.map((b) => ({
