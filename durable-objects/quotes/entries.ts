@@ -1,5 +1,5 @@
 /**
- * An order's entry is the first tick after it was accepted (decision 122): written open with no
+ * An order's entry is the first tick after it was accepted (decision 123): written open with no
  * entry, the hub stores its entry at the next beat, once that tick exists, for all the orders
  * waiting then in one statement. A hub that restarts has forgotten its waiting orders: it reads
  * them back once (`recover`), and settlement finds any entry it never stored in the ticks.

@@ -14,7 +14,7 @@ export type HubConfig = { symbol: string; feed_symbol: string; start_price_e8: n
 
 export type HubStats = { peak_queries: number; order_groups: number; orders_grouped: number; order_write_ms: number };
 
-export type PlaceAsResult = { status: "unauthorized" } | { status: "placed"; user_id: number; result: PlaceResult };
+export type PlaceAsResult = { status: "unauthorized" } | { status: "too_fast"; retry_after_ms: number } | { status: "placed"; user_id: number; result: PlaceResult };
 
 export type HubQuote = QuoteBlock & { simulated: boolean };
 
@@ -34,9 +34,10 @@ export interface QuoteHubApi extends Rpc.DurableObjectBranded {
   place(config: HubConfig, input: PlaceOrder): Promise<PlaceResult>;
   /**
    * Places an order for the session whose token hashes to `token_hash`, resolved from the hub's
-   * memory of sessions (decision 106): the order's path reads nothing from D1.
+   * memory of sessions (decision 106): the order's path reads nothing from D1. Limited per
+   * session and per `network` (decision 124): past the rate, nothing is read or written.
    */
-  placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">): Promise<PlaceAsResult>;
+  placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network?: string | null): Promise<PlaceAsResult>;
   /** A session ended (write-through): the next order under it reads D1 and is refused. */
   forgetSessions(which: { token_hash?: string; user_id?: number }): Promise<void>;
   latest(): Promise<Tick | null>;

@@ -9,6 +9,7 @@
 import type { Db } from "../../worker/db/client";
 import { admits, combine, NO_EXPOSURE, withOrder, worstCase, type Exposure, type ExposureOrder } from "../../worker/domain/trades/exposure";
 import { checkOrder, loadMarket, replayOf, writeOrders, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
+import { freeBalance } from "../../worker/domain/ledger/balances";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { ExposureView } from "./hub-api";
 import type { Wallet } from "../../worker/mode";
@@ -23,7 +24,14 @@ export type Market = {
   load(symbol: string): Promise<{ product: ProductWithDurations | null; exposure: Exposure }>;
   write(orders: readonly CheckedOrder[]): Promise<PlaceResult[]>;
   replay(input: PlaceOrder): Promise<PlaceResult | null>;
+  /** What the user can stake now (their available, or demo, balance). */
+  funds(user_id: number, wallet: Wallet): Promise<number>;
 };
+
+/** Users whose balance the hub remembers at most (the least recently used are read again). */
+const FUNDS_MAX = 50_000;
+/** A balance read this recently that looked short is not read again yet (an empty account's orders cost one read a second). */
+const FUNDS_REREAD_MS = 1_000;
 
 /**
  * The market in D1; `db` gives a fresh counted view per use (a group outlives its caller's
@@ -43,6 +51,7 @@ export function d1Market(db: () => Db, before: () => Promise<void> = async () =>
       }
     },
     replay: (input) => replayOf(db(), input),
+    funds: (user_id, wallet) => freeBalance(db(), user_id, wallet),
   };
 }
 
@@ -58,6 +67,16 @@ export class OrderIntake {
   /** Order writes in flight, and a count bumped when one starts or ends (see loadProduct). */
   private writesInFlight = 0;
   private writeVersion = 0;
+  /**
+   * Each user's balance as last known, and what their orders being written will take from it:
+   * an order is reserved only while the balance covers it and the user's orders in flight
+   * (decision 124), so an empty account cannot hold a market's exposure with orders the
+   * database would refuse. Read from D1 only when unknown or short; kept exact by every write.
+   */
+  private readonly funds = new Map<number, number>();
+  private readonly inFlight = new Map<number, number>();
+  private readonly fundsReading = new Map<number, Promise<void>>();
+  private readonly fundsReadAt = new Map<number, number>();
   /** For the benches: groups written, the orders in them, and the wall time of their writes. */
   readonly written = { groups: 0, orders: 0, write_ms: 0 };
 
@@ -74,15 +93,68 @@ export class OrderIntake {
     const now = this.deps.now();
     const checked = checkOrder(product, input, await latest(), now);
     if (checked.status !== "ok") return (await this.deps.market.replay(input)) ?? checked;
+    const cost = checked.order.input.stake_micro + checked.order.fee_micro;
+    const user = input.user_id;
+    await this.knowFunds(user, cost);
+    // From here to the reservation nothing awaits: concurrent orders see each other.
+    if (!this.covers(user, cost)) return (await this.deps.market.replay(input)) ?? { status: "insufficient_funds" };
     const risk = riskOf(checked.order);
     if (!admits(this.openExposure(), risk, checked.order.product.exposure_limit_micro)) return (await this.deps.market.replay(input)) ?? { status: "exposure_limit" };
     this.reserved = withOrder(this.reserved, risk);
+    this.inFlight.set(user, (this.inFlight.get(user) ?? 0) + cost);
     const result = await new Promise<PlaceResult | Error>((done) => {
-      this.pending.push({ order: { ...checked.order, feed: this.deps.feed?.() ?? "simulation", wallet: this.deps.wallet?.() ?? "real" }, done });
+      this.pending.push({ order: { ...checked.order, feed: this.deps.feed?.() ?? "simulation", wallet: this.wallet() }, done });
       if (!this.writing) void this.writePending();
     });
+    this.settleFunds(user, cost, result);
     if (result instanceof Error) throw result;
     return result;
+  }
+
+  private wallet(): Wallet {
+    return this.deps.wallet?.() ?? "real";
+  }
+
+  /**
+   * Does the user's balance cover `cost` on top of their orders in flight? Unknown (its read
+   * failed) lets the order go to the database, whose CHECK is the final word on funds.
+   */
+  private covers(user_id: number, cost: number): boolean {
+    const funds = this.funds.get(user_id);
+    return funds === undefined || funds - (this.inFlight.get(user_id) ?? 0) >= cost;
+  }
+
+  /** Reads the user's balance when it is unknown or looks short (a deposit or a win since); one read at a time per user. */
+  private async knowFunds(user_id: number, cost: number): Promise<void> {
+    if (this.funds.has(user_id) && (this.covers(user_id, cost) || this.deps.now() - (this.fundsReadAt.get(user_id) ?? 0) < FUNDS_REREAD_MS)) return;
+    let reading = this.fundsReading.get(user_id);
+    if (!reading) {
+      reading = this.deps.market.funds(user_id, this.wallet()).then(
+        (micro) => {
+          this.funds.delete(user_id);
+          this.funds.set(user_id, micro);
+          this.fundsReadAt.set(user_id, this.deps.now());
+          while (this.funds.size > FUNDS_MAX) {
+            const oldest = this.funds.keys().next().value!;
+            this.funds.delete(oldest);
+            this.fundsReadAt.delete(oldest);
+          }
+        },
+        () => undefined,
+      );
+      this.fundsReading.set(user_id, reading);
+      void reading.finally(() => this.fundsReading.delete(user_id));
+    }
+    await reading;
+  }
+
+  /** After the write: the order's cost leaves the flight, and the balance as the write left it. */
+  private settleFunds(user_id: number, cost: number, result: PlaceResult | Error) {
+    const left = (this.inFlight.get(user_id) ?? 0) - cost;
+    if (left > 0) this.inFlight.set(user_id, left);
+    else this.inFlight.delete(user_id);
+    if (result instanceof Error || result.status === "insufficient_funds") this.funds.delete(user_id);
+    else if (result.status === "ok" && !result.replayed && this.funds.has(user_id)) this.funds.set(user_id, this.funds.get(user_id)! - cost);
   }
 
   /** The written open orders and the ones being written. */

@@ -10,6 +10,7 @@ import { feedKey, simRandom, simSeeds } from "./feed";
 import type { ExposureView, HubConfig, HubQuote, HubStats, PlaceAsResult, QuoteHubApi } from "./hub-api";
 import { SessionCache } from "./session-cache";
 import { PendingEntries } from "./entries";
+import { OrderRates } from "./order-rates";
 import { feedKind, walletOf } from "../../worker/mode";
 import { ordersAwaitingEntry, writeEntries } from "../../worker/domain/trades/orders";
 import { resolveSessionHash, touchLiveSessions } from "../../worker/domain/identity/session";
@@ -60,7 +61,9 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     wallet: () => walletOf(this.env),
     onWritten: (orders) => this.entries.add(orders.map((o) => ({ id: o.id, user_id: o.user_id, accepted_at_ms: o.created_at_ms }))),
   });
-  /** Orders waiting for their entry, the first tick after acceptance (decision 122). */
+  /** How fast each session and network may place orders here (decision 124). */
+  private readonly rates = new OrderRates();
+  /** Orders waiting for their entry, the first tick after acceptance (decision 123). */
   private readonly entries = new PendingEntries({
     firstTickAfter: (after_ms, until_ms) => this.prices.store.firstAfter(after_ms, until_ms),
     write: (entries) => writeEntries(getDb(invocationDb(this.env)), entries),
@@ -123,7 +126,9 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     return this.intake.place(input, () => this.latest());
   }
 
-  async placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">): Promise<PlaceAsResult> {
+  async placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network: string | null = null): Promise<PlaceAsResult> {
+    const rate = this.rates.take(token_hash, network, Date.now());
+    if (!rate.ok) return { status: "too_fast", retry_after_ms: rate.retry_after_ms };
     const user_id = await this.sessions.userOf(token_hash);
     if (user_id === null) return { status: "unauthorized" };
     return { status: "placed", user_id, result: await this.place(config, { ...input, user_id }) };

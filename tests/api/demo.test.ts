@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApi } from "../../worker/api/app";
 import worker from "../../worker/index";
 import { DEMO_GRANT_MICRO } from "../../worker/domain/ledger/demo";
@@ -43,6 +43,11 @@ async function register(env: typeof testEnv) {
   expect(r.code, r.msg).toBe(1);
   return r.data.userinfo as { id: number; token: string; balance_micro: number };
 }
+
+// An unstamped database, as a new deployment's is (tests/api/setup.ts stamps every test database real).
+beforeAll(async () => {
+  await db.run(sql`DELETE FROM app_config WHERE key = 'money_mode'`);
+});
 
 describe("what a deployment is, chosen by APP_ENV", () => {
   it("health: demo, live, local; production without a usable feed is unready (503) and never a demo", async () => {

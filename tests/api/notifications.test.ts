@@ -152,7 +152,7 @@ describe("orders settled", () => {
       return r.order;
     };
     const placed = [await place(a.id, "up"), await place(a.id, "up"), await place(a.id, "down"), await place(a.id, "up"), await place(b.id, "down")];
-    const ticks = [entry, { ts_ms: entry.ts_ms + 2000, price_e8: 102 * 1e8 }, { ts_ms: entry.ts_ms + 3000, price_e8: 103 * 1e8 }];
+    const ticks = [entry, { ts_ms: entry.ts_ms + 1000, price_e8: 100 * 1e8 }, { ts_ms: entry.ts_ms + 2000, price_e8: 102 * 1e8 }, { ts_ms: entry.ts_ms + 3000, price_e8: 103 * 1e8 }];
     const decided = placed.map((o) => decide(o, ticks));
     expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 5, already: 0 });
     expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 0, already: 5 });

@@ -299,7 +299,7 @@ describe("the trigger's periods, in SQLite itself", () => {
     const day = Date.UTC(2032, 2, 10, 8);
     const lost = await placeAt(u.id, 20, day);
     if (lost.status !== "ok") throw new Error(lost.status);
-    const ticks = [{ ts_ms: day, price_e8: P }, { ts_ms: lost.order.delivery_at_ms, price_e8: P - 1e8 }];
+    const ticks = [{ ts_ms: day + 1, price_e8: P }, { ts_ms: lost.order.delivery_at_ms, price_e8: P - 1e8 }];
     await writeSettlements(db, [decide(lost.order, ticks)], lost.order.delivery_at_ms + 1);
     await setLimitsAt(db, u.id, { daily_loss: 30 * USDT }, Date.now());
     const later = lost.order.delivery_at_ms + 1_000;

@@ -171,7 +171,7 @@ describe("the pause after a password change", () => {
 });
 
 describe("a demo deployment moves no money", () => {
-  const demo = { ...testEnv, APP_ENV: "production" } as Env;
+  const demo = { ...testEnv, APP_ENV: "demo" } as Env;
   delete (demo as Partial<Env>).PRICE_FEED;
 
   it("withdrawals and recharges are closed, with a clear message, and nothing is written", async () => {

@@ -98,7 +98,7 @@ export async function price(product_id: number): Promise<string> {
 
 /**
  * The order once its entry is stored: the first tick after acceptance, which the symbol's hub
- * writes at its next beat (within about a second; decision 122).
+ * writes at its next beat (within about a second; decision 123).
  */
 export async function entered(order_id: number, timeout_ms = 5_000) {
   const until = Date.now() + timeout_ms;

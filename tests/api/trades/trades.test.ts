@@ -6,7 +6,7 @@ import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from ".
 import { hubFor } from "../../../worker/quotes";
 import { call, db, testEnv } from "../helpers";
 import { rkey } from "../money/helpers";
-import { balance, market, openTerms, operator, user, USDT } from "./market-helpers";
+import { balance, entered, market, openTerms, operator, user, USDT } from "./market-helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let FAST_ID = 0;
@@ -242,7 +242,8 @@ describe("settlement", () => {
       if (r.status !== "ok") throw new Error(r.status);
       placed.push(r.order);
     }
-    // The price rose: the two "up" orders win, the "down" order loses.
+    // The price rose: the two "up" orders win, the "down" order loses. Their entry is the first
+    // tick after acceptance (101), never the one at it (100).
     const ticks = [entry, { ts_ms: entry.ts_ms + 1000, price_e8: 101 * 1e8 }, { ts_ms: entry.ts_ms + 2000, price_e8: 102 * 1e8 }, { ts_ms: entry.ts_ms + 3000, price_e8: 103 * 1e8 }];
     const decided = placed.map((o) => decide(o, ticks));
     const client = db.$client as { batch: (s: unknown[]) => Promise<unknown> };
@@ -265,22 +266,34 @@ describe("settlement", () => {
       ["won", 102 * 1e8, 8_400_000], // 8.50 income less the 0.10 fee
     ]);
     const audit = await db.select().from(order_ticks).where(eq(order_ticks.order_id, placed[0].id));
-    expect(audit.filter((t) => t.role !== "context").map((t) => [t.role, t.ts_ms])).toEqual([["entry", entry.ts_ms], ["settlement", entry.ts_ms + 2000]]);
+    expect(audit.filter((t) => t.role !== "context").map((t) => [t.role, t.ts_ms])).toEqual([["entry", entry.ts_ms + 1000], ["settlement", entry.ts_ms + 2000]]);
     const moves = await db.select().from(transitions).where(and(eq(transitions.entity, "order"), inArray(transitions.entity_id, placed.map((o) => o.id))));
     expect(moves.map((m) => m.to_state).sort()).toEqual(["lost", "won", "won"]);
     expect(await balance(u.token)).toEqual({ available: 100 * USDT - 3 * 10.1 * USDT + 2 * 18.5 * USDT, locked: 0 });
     expect((await checkLedger(db)).ok).toBe(true);
   });
 
-  it("an order with no tick near delivery is void and fully refunded", async () => {
+  it("an order with no tick near delivery, or none after acceptance, is void and fully refunded", async () => {
     const u = await user(200);
     const price = await currentPrice(FAST_ID);
     const r = await call("/api/order/addorder", { product_id: FAST_ID, direction: "down", amount: "100", seconds: 2, quote_price: price }, { token: u.token });
-    const order = (await db.select().from(orders).where(eq(orders.id, r.data.id)))[0];
+    const order = await entered(r.data.id);
+    // Its entry stored, and no tick at delivery.
     const res = await writeSettlements(db, [decide(order, [])], Date.now());
     expect(res.settled).toBe(1);
     const info = await call("/api/order/orderinfo", { id: r.data.id }, { token: u.token });
     expect(info.data).toMatchObject({ status: "void", void_reason: "no_tick", payout: "101.00", settlement_price: null });
+    expect(await balance(u.token)).toEqual({ available: 200 * USDT, locked: 0 });
+    // Written as of a minute ago, when no tick followed: no entry, void, with its reason in words.
+    const product = (await getProduct(db, FAST_ID))!;
+    const then = Date.now() - 60_000;
+    const c = checkOrder(product, { user_id: u.id, product_id: FAST_ID, direction: "up", stake_micro: 10 * USDT, seconds: 2, quote_price_e8: 100 * 1e8, request_key: `client:${rkey("noentry")}` }, { ts_ms: then, price_e8: 100 * 1e8 }, then);
+    if (c.status !== "ok") throw new Error(c.status);
+    const [w] = await writeOrders(db, [c.order]);
+    if (w.status !== "ok") throw new Error(w.status);
+    expect((await writeSettlements(db, [decide(w.order, [])], Date.now())).settled).toBe(1);
+    const none = await call("/api/order/orderinfo", { id: w.order.id }, { token: u.token });
+    expect(none.data).toMatchObject({ status: "void", void_reason: "no_entry_tick", entry_price: null, payout: "10.10" });
     expect(await balance(u.token)).toEqual({ available: 200 * USDT, locked: 0 });
   });
 

@@ -66,7 +66,7 @@ describe("transparency log", () => {
     const r = await call("/api/proof/inclusion", { order_id: orderId }, { token: A.token });
     const detail = (await call("/api/order/orderinfo", { id: orderId }, { token: A.token })).data;
     const leaf = JSON.parse(r.data.leaf);
-    expect(leaf).toMatchObject({ kind: "order", v: 3, feed: "simulation", id: orderId, outcome: detail.status, direction: "up", stake_micro: "10000000", rule_version: 1 });
+    expect(leaf).toMatchObject({ kind: "order", v: 3, feed: "simulation", id: orderId, outcome: detail.status, direction: "up", stake_micro: "10000000", rule_version: 2 });
     expect(leaf.entry).toEqual({ price: detail.entry_price, ts: detail.entry_ts });
     expect(leaf.exit).toEqual({ price: detail.settlement_price, ts: detail.settlement_ts });
     expect(leaf.payout_micro).toBe(String(detail.payout_micro));
@@ -148,7 +148,7 @@ describe("transparency log", () => {
     const [row] = await db.all<{ leaf: string }>(sql`SELECT leaf FROM log_leaves WHERE kind = 'transfer' AND leaf LIKE '%"code":"demo_grant"%' ORDER BY leaf_index DESC LIMIT 1`);
     const leaf = JSON.parse(row.leaf);
     const pseudonym = (await call("/api/user/user", {}, { token: u.token })).data.pseudonym;
-    expect(leaf).toMatchObject({ ref_type: "user", ref_id: pseudonym, credit: `${pseudonym}:available`, v: 3 });
+    expect(leaf).toMatchObject({ ref_type: "user", ref_id: pseudonym, credit: `${pseudonym}:demo`, v: 3 });
     expect(row.leaf).not.toContain(`"${u.id}"`);
   });
 });

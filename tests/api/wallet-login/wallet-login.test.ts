@@ -343,7 +343,7 @@ describe("bad input", () => {
 
 describe("a demo deployment", () => {
   it("grants the demo money to a wallet account at its first sign-in only", async () => {
-    const demoEnv = { ...testEnv, APP_ENV: "production", PRICE_FEED: undefined, PRICE_FEED_URL: undefined };
+    const demoEnv = { ...testEnv, APP_ENV: "demo", PRICE_FEED: undefined, PRICE_FEED_URL: undefined };
     const app = createApi();
     const s = btcSigner();
     const signIn = async () => {

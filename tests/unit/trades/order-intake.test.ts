@@ -7,11 +7,12 @@ import { input, product, USDT } from "./market-fixture";
 const UP = { direction: "up" as const, stake_micro: 100 * USDT, profit_rate_bp: 8500 };
 
 /** A market whose writes wait until the test lets them finish, one gate per batch. */
-function fakeMarket(opts: { product?: ProductWithDurations; exposure?: Exposure; replay?: PlaceResult | null } = {}) {
+function fakeMarket(opts: { product?: ProductWithDurations; exposure?: Exposure; replay?: PlaceResult | null; funds?: () => number } = {}) {
   const batches: CheckedOrder[][] = [];
   const gates: ((outcome?: Error) => void)[] = [];
   let loads = 0;
   let written = 0;
+  let fundsReads = 0;
   const market: Market = {
     load: async () => {
       loads++;
@@ -24,8 +25,12 @@ function fakeMarket(opts: { product?: ProductWithDurations; exposure?: Exposure;
       );
     },
     replay: async () => opts.replay ?? null,
+    funds: async () => {
+      fundsReads++;
+      return opts.funds?.() ?? 1e15;
+    },
   };
-  return { market, batches, gates, loads: () => loads };
+  return { market, batches, gates, loads: () => loads, fundsReads: () => fundsReads };
 }
 
 function intake(m: ReturnType<typeof fakeMarket>, clock = { now: 1_800_000_000_000 }) {
@@ -145,5 +150,50 @@ describe("OrderIntake: the product's rules", () => {
     expect(await intake(m).place(order(1), stale)).toBe(earlier);
     expect(await intake(fakeMarket()).place(order(1), stale)).toEqual({ status: "price_stale" });
     expect(m.batches).toEqual([]);
+  });
+});
+
+describe("OrderIntake: in-flight stakes are capped by the balance", () => {
+  const cost = input.stake_micro + Math.floor((input.stake_micro * product.fee_rate_bp) / 10_000);
+
+  it("an empty account's orders are refused before they reserve any exposure or reach the database", async () => {
+    const m = fakeMarket({ funds: () => 0 });
+    const hub = intake(m);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => hub.place(order(9, { request_key: `client:e${i}` }), fresh())));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill("insufficient_funds"));
+    expect(m.batches).toEqual([]);
+    expect(worstCase(hub.openExposure())).toBe(0);
+    // One read of the balance for all ten.
+    expect(m.fundsReads()).toBe(1);
+  });
+
+  it("orders in flight count against the balance: of two that each fit alone, one is reserved", async () => {
+    const m = fakeMarket({ funds: () => cost + cost / 2 });
+    const hub = intake(m);
+    const a = hub.place(order(5, { request_key: "client:a" }), fresh());
+    const b = hub.place(order(5, { request_key: "client:b" }), fresh());
+    await settle();
+    expect((await b).status).toBe("insufficient_funds");
+    m.gates[0]();
+    expect((await a).status).toBe("ok");
+    expect(m.batches.flat().length).toBe(1);
+  });
+
+  it("a balance that looks short is read again a second later (money arrived since), and the order goes through", async () => {
+    let funds = 0;
+    const clock = { now: 1_800_000_000_000 };
+    const m = fakeMarket({ funds: () => funds });
+    const hub = intake(m, clock);
+    expect((await hub.place(order(6, { request_key: "client:x" }), fresh(clock))).status).toBe("insufficient_funds");
+    funds = 10 * cost;
+    // Within the second: not read again.
+    expect((await hub.place(order(6, { request_key: "client:w" }), fresh(clock))).status).toBe("insufficient_funds");
+    expect(m.fundsReads()).toBe(1);
+    clock.now += 1_000;
+    const placed = hub.place(order(6, { request_key: "client:y" }), fresh(clock));
+    await settle();
+    m.gates[0]();
+    expect((await placed).status).toBe("ok");
+    expect(m.fundsReads()).toBe(2);
   });
 });

@@ -9,6 +9,7 @@ import { formatPriceE8, parsePriceE8 } from "../../domain/money/units";
 import { getProduct, getUserOrder, listProducts, listUserOrders, orderFee, type Duration, type Order, type ProductWithDurations } from "../../domain/trades/orders";
 import { requireUser, tokenFrom } from "../../middleware/auth";
 import { hashSessionToken } from "../../domain/identity/session";
+import { limiterNetworkOf } from "../../domain/identity/client";
 import { hubConfigForProduct, hubFor, hubStub } from "../../quotes";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, int, optionalId, pagination } from "../fields";
@@ -144,14 +145,17 @@ export const placeOrderApi = new Hono<AppEnv>().post("/addorder", async (c) => {
   if (!token || token.length > 100) throw new ApiError("errors.unauthorized", 401);
   const body = read(c, AddOrder);
   const token_hash = hashSessionToken(token);
+  // Requests without Cloudflare's client address (in-process calls) count per session only.
+  const network = limiterNetworkOf(c.req.header("cf-connecting-ip"));
   // The symbol's QuoteHub checks the order against the product's rules and its latest tick,
   // and writes it (grouped with the orders arriving at the same moment).
   const input = { product_id: body.product_id, direction: body.direction, stake_micro: body.amount, seconds: body.seconds, quote_price_e8: body.quote_price, request_key: idempotencyKey(c), terms_version: body.terms_version };
   const place = async (fresh: boolean) => {
     const config = await hubConfigForProduct(c.get("db"), body.product_id, { fresh });
     if (!config) throw new ApiError("errors.not_found", 404);
-    const placed = await hubStub(c.env, config.symbol).placeAs(config, token_hash, input);
+    const placed = await hubStub(c.env, config.symbol).placeAs(config, token_hash, input, network);
     if (placed.status === "unauthorized") throw new ApiError("errors.unauthorized", 401);
+    if (placed.status === "too_fast") throw new ApiError("errors.orders_too_fast", 429, {}, { retry_after_ms: placed.retry_after_ms });
     return placed;
   };
   let placed = await place(false);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ledger_accounts } from "../../db/schema";
-import type { UserAccountCode } from "./accounts";
+import { tradeAccounts, type UserAccountCode } from "./accounts";
 import type { Wallet } from "../../mode";
 
 export type UserBalances = {
@@ -31,4 +31,10 @@ export async function userBalances(db: Db, user_id: number, wallet: Wallet = "re
       : { available_micro: of("available"), locked_trade_micro: of("locked_trade"), locked_pool_micro: of("locked_pool"), locked_withdrawal_micro: of("locked_withdrawal") };
   const locked_micro = b.locked_trade_micro + b.locked_pool_micro + b.locked_withdrawal_micro;
   return { ...b, locked_micro, total_micro: b.available_micro + locked_micro };
+}
+
+/** What a user can stake now: their `available` (or, in a demo, `demo`) account; 0 if none. */
+export async function freeBalance(db: Db, user_id: number, wallet: Wallet): Promise<number> {
+  const row = await db.query.ledger_accounts.findFirst({ where: eq(ledger_accounts.account_key, tradeAccounts(user_id, wallet).free), columns: { balance_micro: true } });
+  return row?.balance_micro ?? 0;
 }

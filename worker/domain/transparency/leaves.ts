@@ -46,7 +46,7 @@ export type OrderRow = {
   fee_micro: number;
   profit_rate_bp: number;
   seconds: number;
-  /** Null only for an order voided because no tick came after it (decision 122). */
+  /** Null only for an order voided because no tick came after it (decision 123). */
   entry_price_e8: number | null;
   entry_tick_ts_ms: number | null;
   delivery_at_ms: number;
