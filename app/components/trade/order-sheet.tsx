@@ -245,7 +245,7 @@ export function OrderSheet({
           </fieldset>
 
           {termsChanged ? (
-            <p className="t-notice" data-testid="sheet-terms-changed" data-terms-version={product.terms_version}>
+            <p className="t-terms-changed" role="status" data-testid="sheet-terms-changed" data-terms-version={product.terms_version}>
               {t("sheet.terms_updated")}
             </p>
           ) : null}
