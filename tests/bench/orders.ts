@@ -12,7 +12,7 @@
  * the 10,000-orders-due settlement burst after it (trades.ts), so faster placement does not cost
  * settlement.
  */
-import { closedLoop, loadLine, ms, postJson, printServerLog, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
+import { clientIp, closedLoop, loadLine, ms, postJson, printServerLog, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
 import { fundedTraders, hubStats, type Traders } from "./trades";
 import type { HubStats } from "../../durable-objects/quotes/hub-api";
 
@@ -26,7 +26,8 @@ async function loops(server: Server, t: Traders, price: () => string, tag: strin
   const n = t.users.length;
   // Each loop alternates up and down, so the market's open exposure stays balanced.
   const order = (w: number, k: number | "warm") =>
-    postJson(`${base}/api/order/addorder`, { product_id: t.btc.id, direction: k === "warm" || k % 2 === 0 ? "up" : "down", amount: t.amount, seconds: 300, quote_price: price(), client_order_id: `o-${RUN}-${tag}-${w}-${k}` }, { token: t.users[w].token });
+    // Each simulated user from their own address, as real users are: the hub limits orders per network (decision 124).
+    postJson(`${base}/api/order/addorder`, { product_id: t.btc.id, direction: k === "warm" || k % 2 === 0 ? "up" : "down", amount: t.amount, seconds: 300, quote_price: price(), client_order_id: `o-${RUN}-${tag}-${w}-${k}` }, { token: t.users[w].token, ...clientIp(w) });
   // Warm-up (not measured): the first requests pay for compiling code paths and loading caches.
   for (let i = 0; i < 20; i++) await timedRequest(`${base}/api/health`);
   await Promise.all(t.users.map((_, w) => order(w, "warm")));

@@ -66,7 +66,11 @@ describe("settlement survives a crash", () => {
       op,
     );
     expect(saved.code).toBe(1);
-    const product_id = saved.data.id as number;
+    // A new market is a proposal: the second demo operator opens it (decision 121).
+    const auditor = (await post("/api/admin/login", await demoOperatorLogin("auditor"))).data.token as string;
+    const opened = await post(`/api/admin/terms/proposals/${saved.data.proposal_id}/open`, {}, auditor);
+    expect(opened.code, opened.msg).toBe(1);
+    const product_id = opened.data.product_id as number;
     const login = await post("/api/user/login", { account: "demo", password: "demo12345" });
     const token = login.data.userinfo.token as string;
     const user_id = login.data.userinfo.id as number;

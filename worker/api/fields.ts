@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseAmount } from "../domain/money/units";
+import { ApiError } from "./envelope";
 
 /**
  * zod building blocks for request fields. Form posts send everything as strings, so numbers
@@ -61,4 +62,11 @@ export function id() {
 
 export function optionalId() {
   return z.preprocess((v) => (isBlank(v) ? null : v), id().nullable()).default(null);
+}
+
+/** An id from a route's path (`/deposits/:id/approve`): a positive integer, or the route is not found. */
+export function pathId(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ApiError("errors.not_found", 404);
+  return n;
 }

@@ -109,3 +109,19 @@ export async function entered(order_id: number, timeout_ms = 5_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The console's save of a market made by `market()`: its fields as the form sends them, with `over` laid on top. */
+export const saveBody = (p: { symbol: string; name: string; feed_symbol: string }, over: Record<string, unknown> = {}) => ({
+  reason: "test",
+  symbol: p.symbol,
+  name: p.name,
+  feed_symbol: p.feed_symbol,
+  start_price: "100",
+  tick_size: "0.01",
+  fee_rate_bp: 100,
+  quote_tolerance_bp: 500,
+  trading_hours: "",
+  enabled: "1",
+  durations: JSON.stringify([{ seconds: 60, profit_rate_bp: 8000, min_amount: "1", max_amount: "10000" }]),
+  ...over,
+});

@@ -6,22 +6,8 @@ import { checkLedger } from "../../../worker/domain/ledger/check";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements, type Order } from "../../../worker/domain/trades/orders";
 import { hubConfig, hubFor, hubStub } from "../../../worker/quotes";
 import { call, db, page, testEnv } from "../helpers";
-import { balance, entered, market, openTerms, operator, price, user, USDT } from "./market-helpers";
+import { balance, entered, market, openTerms, operator, price, saveBody, user, USDT } from "./market-helpers";
 
-const saveBody = (p: { symbol: string; name: string; feed_symbol: string }, over: Record<string, unknown> = {}) => ({
-  reason: "test",
-  symbol: p.symbol,
-  name: p.name,
-  feed_symbol: p.feed_symbol,
-  start_price: "100",
-  tick_size: "0.01",
-  fee_rate_bp: 100,
-  quote_tolerance_bp: 500,
-  trading_hours: "",
-  enabled: "1",
-  durations: JSON.stringify([{ seconds: 60, profit_rate_bp: 8000, min_amount: "1", max_amount: "10000" }]),
-  ...over,
-});
 
 /** The database's refusal of a statement (drizzle wraps it: the reason is in a cause), or "" if it ran. */
 async function refusal(statement: PromiseLike<unknown>): Promise<string> {

@@ -11,22 +11,8 @@ import { getProduct } from "../../../worker/domain/trades/orders";
 import { openProposal } from "../../../worker/domain/terms/open";
 import { MARKET_BOUNDS } from "../../../worker/domain/terms/bounds";
 import { call, db, seed } from "../helpers";
-import { balance, market, openTerms, operator, price, secondOperator, user, USDT } from "./market-helpers";
+import { balance, market, openTerms, operator, price, saveBody, secondOperator, user, USDT } from "./market-helpers";
 
-const saveBody = (p: { symbol: string; name: string; feed_symbol: string }, over: Record<string, unknown> = {}) => ({
-  reason: "terms test",
-  symbol: p.symbol,
-  name: p.name,
-  feed_symbol: p.feed_symbol,
-  start_price: "100",
-  tick_size: "0.01",
-  fee_rate_bp: 100,
-  quote_tolerance_bp: 500,
-  trading_hours: "",
-  enabled: "1",
-  durations: JSON.stringify([{ seconds: 60, profit_rate_bp: 8000, min_amount: "1", max_amount: "10000" }]),
-  ...over,
-});
 const rate = (bp: number) => JSON.stringify([{ seconds: 60, profit_rate_bp: bp, min_amount: "1", max_amount: "10000" }]);
 
 async function order(product_id: number, token: string, direction: "up" | "down", amount: string, extra: Record<string, unknown> = {}) {

@@ -14,7 +14,7 @@ import { userHoldings, type MinerHolding, type PoolHolding } from "../../domain/
 import { formatPercentText, parsePercentBp } from "../../domain/money/units";
 import { requireOperator } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
-import { amount, int, optionalId, text } from "../fields";
+import { amount, int, optionalId, pathId, text } from "../fields";
 import { usdt } from "../present";
 import type { AppEnv } from "../types";
 
@@ -68,11 +68,6 @@ const MinerBody = Reason.extend({
 
 const Toggle = Reason.extend({ enabled: flag });
 
-const pathId = (raw: string) => {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ApiError("errors.not_found", 404);
-  return n;
-};
 
 
 function poolOut(p: PoolProduct, running: number) {

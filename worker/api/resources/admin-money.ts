@@ -23,7 +23,7 @@ import { requireOperator } from "../../middleware/auth";
 import { deliverNotices } from "../../notices";
 import { notifyUser } from "../../ws";
 import { ApiError, ok, read } from "../envelope";
-import { amount, id, int, optionalText, pagination, text } from "../fields";
+import { amount, id, int, optionalText, pagination, pathId, text } from "../fields";
 import { afterResponse } from "../idempotency";
 import { channelOut, depositOut, lineOut, ruleOut, usdt, usdtExact, withdrawalOut } from "../present";
 import type { AppEnv } from "../types";
@@ -32,11 +32,6 @@ import { termsFailure } from "./terms-errors";
 
 const Reason = z.object({ reason: text({ max: 500, invalid: "errors.reason_required" }) });
 const flag = z.preprocess((v) => v === true || v === "1" || v === "on" || v === "true", z.boolean());
-const pathId = (raw: string) => {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ApiError("errors.not_found", 404);
-  return n;
-};
 /** Fees may be fractions of a cent? No: configured in USDT with up to 2 decimals, or zero. */
 const money0 = z.preprocess((v) => (v === "0" || v === 0 || v === "0.00" ? "zero" : v), z.union([z.literal("zero").transform(() => 0), amount()]));
 

@@ -17,7 +17,7 @@ import { parsePercentBp } from "../../domain/money/units";
 import { LOCALE_KEYS, type LocaleKey } from "../../../locales/languages";
 import { requireOperator } from "../../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
-import { amount, id, int, optionalId, text } from "../fields";
+import { amount, id, int, optionalId, pathId, text } from "../fields";
 import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
 import { moneyFailure } from "./money-errors";
@@ -76,11 +76,6 @@ function readTexts(input: Record<string, unknown>): PromotionTexts {
   return texts as PromotionTexts;
 }
 
-const pathId = (raw: string) => {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ApiError("errors.not_found", 404);
-  return n;
-};
 
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);

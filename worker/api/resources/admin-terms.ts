@@ -12,7 +12,7 @@ import { declineProposal, listProposals, type ProposalView } from "../../domain/
 import { requireOperator } from "../../middleware/auth";
 import { hubConfig, hubStub } from "../../quotes";
 import { ApiError, ok, read } from "../envelope";
-import { optionalText, text } from "../fields";
+import { optionalText, pathId, text } from "../fields";
 import type { AppEnv } from "../types";
 import { termsFailure } from "./terms-errors";
 
@@ -64,11 +64,6 @@ export function proposalOut(p: ProposalView) {
   };
 }
 
-const pathId = (raw: string) => {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ApiError("errors.not_found", 404);
-  return n;
-};
 
 export const adminTermsApi = new Hono<AppEnv>()
   .use("*", requireOperator)

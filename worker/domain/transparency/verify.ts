@@ -170,6 +170,14 @@ export function keyId(name: string, public_key: Uint8Array): Uint8Array {
 
 /** `<name>+<key id hex>+<base64(0x01 || key)>`, checked (the id must match the name and key). */
 export function parseVerifierKey(vkey: string): { name: string; key_id: Uint8Array; public_key: Uint8Array } | null {
+  return parseKeyLine(vkey, ED25519, keyId);
+}
+
+/**
+ * A signed-note verifier key `<name>+<key id hex>+<base64(type || 32-byte key)>` of one key
+ * `type`, checked: a valid name, the type, and the id `idOf` gives for that name and key.
+ */
+function parseKeyLine(vkey: string, type: number, idOf: (name: string, key: Uint8Array) => Uint8Array): { name: string; key_id: Uint8Array; public_key: Uint8Array } | null {
   // The key's base64 may itself hold "+": split at the first two only.
   const m = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
   if (!m || !validName(m[1])) return null;
@@ -179,9 +187,9 @@ export function parseVerifierKey(vkey: string): { name: string; key_id: Uint8Arr
   } catch {
     return null;
   }
-  if (raw.length !== 33 || raw[0] !== ED25519) return null;
+  if (raw.length !== 33 || raw[0] !== type) return null;
   const public_key = raw.slice(1);
-  const key_id = keyId(m[1], public_key);
+  const key_id = idOf(m[1], public_key);
   return hex(key_id) === m[2] ? { name: m[1], key_id, public_key } : null;
 }
 
@@ -248,18 +256,7 @@ export type WitnessKey = { name: string; key_id: Uint8Array; public_key: Uint8Ar
 
 /** A witness's verifier key `<name>+<key id hex>+<base64(0x04 || key)>`, checked (id, name, type). */
 export function parseWitnessKey(vkey: string): WitnessKey | null {
-  const m = /^([^+]+)\+([0-9a-f]{8})\+(.+)$/.exec(vkey.trim());
-  if (!m || !validName(m[1])) return null;
-  let raw: Uint8Array;
-  try {
-    raw = b64decode(m[3]);
-  } catch {
-    return null;
-  }
-  if (raw.length !== 33 || raw[0] !== COSIGNATURE_V1) return null;
-  const public_key = raw.slice(1);
-  const key_id = cosignatureKeyId(m[1], public_key);
-  return hex(key_id) === m[2] ? { name: m[1], key_id, public_key } : null;
+  return parseKeyLine(vkey, COSIGNATURE_V1, cosignatureKeyId);
 }
 
 /** What a witness signs: "cosignature/v1\ntime <POSIX seconds>\n" and then the checkpoint body. */
