@@ -8,7 +8,7 @@ import type { Tick } from "../../worker/domain/trades/settlement";
 import { MAX_ENTRY_WAIT_MS } from "../../worker/domain/trades/settlement";
 
 export type Waiting = { id: number; user_id: number; accepted_at_ms: number };
-export type Entry = { id: number; user_id: number; tick: Tick };
+export type Entry = { id: number; tick: Tick };
 
 export type EntryDeps = {
   /** The first stored tick after `after_ms`, at or before `until_ms`. */
@@ -17,8 +17,6 @@ export type EntryDeps = {
   write(entries: readonly Entry[]): Promise<void>;
   /** The symbol's open orders without an entry (after a restart). */
   waiting(): Promise<Waiting[]>;
-  /** Tells each owner their order now has its entry. */
-  told(entries: readonly Entry[]): void;
 };
 
 export class PendingEntries {
@@ -47,13 +45,13 @@ export class PendingEntries {
     const due: Entry[] = [];
     for (const w of this.waiting.values()) {
       const tick = this.deps.firstTickAfter(w.accepted_at_ms, w.accepted_at_ms + MAX_ENTRY_WAIT_MS);
-      if (tick) due.push({ id: w.id, user_id: w.user_id, tick });
+      if (tick) due.push({ id: w.id, tick });
       else if (now_ms > w.accepted_at_ms + MAX_ENTRY_WAIT_MS) this.waiting.delete(w.id);
     }
     if (due.length === 0) return 0;
     await this.deps.write(due);
     for (const e of due) this.waiting.delete(e.id);
-    this.deps.told(due);
+    // No message to the owners: a page showing an order without its entry asks again (order-lists.tsx).
     return due.length;
   }
 }

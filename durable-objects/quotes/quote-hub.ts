@@ -68,10 +68,6 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     firstTickAfter: (after_ms, until_ms) => this.prices.store.firstAfter(after_ms, until_ms),
     write: (entries) => writeEntries(getDb(invocationDb(this.env)), entries),
     waiting: () => (this.config ? ordersAwaitingEntry(getDb(invocationDb(this.env)), this.config.symbol) : Promise.resolve([])),
-    told: (entries) => {
-      // The owners' open-order lists show the entry now.
-      for (const e of entries) this.ctx.waitUntil(this.channel(e.user_id).publishAll([{ type: "order", order_id: e.id, status: "open" }]).catch(() => undefined));
-    },
   });
   /** The sessions orders are placed under (decision 106): no D1 read per order. */
   private readonly sessions = new SessionCache({

@@ -13,7 +13,7 @@
  * before the app's own server starts on that state.
  */
 import { getDb } from "../../worker/db/client";
-import { placeOrder, type PlaceOrder } from "../../worker/domain/trades/orders";
+import { placeOrder, writeEntries, type PlaceOrder } from "../../worker/domain/trades/orders";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { Env } from "../../worker/env";
 
@@ -45,13 +45,17 @@ export default {
         try {
           const r = await placeOrder(db, body.inputs[i], body.latest, body.now_ms);
           statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          // What the hub's next beat does (decision 123): the entry is the first tick after acceptance.
+          if (r.status === "ok" && !r.replayed) entries.push({ id: r.order.id, tick: { ts_ms: body.now_ms + 1, price_e8: body.latest.price_e8 } });
         } catch (err) {
           const key = `error: ${String((err as Error)?.message ?? err).slice(0, 80)}`;
           statuses[key] = (statuses[key] ?? 0) + 1;
         }
       }
     };
+    const entries: { id: number; tick: Tick }[] = [];
     await Promise.all(Array.from({ length: Math.max(1, Math.min(body.concurrency, 32)) }, worker));
+    await writeEntries(db, entries);
     // Date.now() in workerd advances with I/O, so this is the batch's wall time.
     return Response.json({ statuses, ms: Date.now() - start } satisfies PlaceBatchResult);
   },

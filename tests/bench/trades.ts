@@ -287,8 +287,14 @@ export async function fundedTraders(base: string, nUsers: number, conc: number):
     const dep = await postJson(`${base}/api/user/recharge`, { channel_id: trc20.id, amount: "9000", tx_hash: `bench-${RUN}-${i}`, image: up.url, request_key: `bench-dep-${RUN}-${i}` }, { token: u.token });
     return dataOf<{ id: number }>(`recharge ${u.account}`, dep).id;
   });
-  await pool(depositIds, conc, async (id) => dataOf(`approve deposit ${id}`, await postJson(`${base}/api/admin/deposits/${id}/approve`, { amount: "9000", tx_ref: `bench-verified-${id}` }, { token: operatorToken })));
-  console.log(`funded ${users.length} users with 9000 USDT each (below the four-eyes threshold) (upload + recharge + operator approval) in ${((performance.now() - tFund) / 1000).toFixed(1)} s`);
+  // 9,000 USDT is past one user's rolling total of solo credits (decision 120): the second demo operator confirms each.
+  const auditorToken = dataOf<{ token: string }>("auditor login", await postJson(`${base}/api/admin/login`, await demoOperatorLogin("auditor"))).token;
+  await pool(depositIds, conc, async (id) => {
+    const verified = { amount: "9000", tx_ref: `bench-verified-${id}` };
+    const first = dataOf<{ status: string }>(`approve deposit ${id}`, await postJson(`${base}/api/admin/deposits/${id}/approve`, verified, { token: operatorToken }));
+    if (first.status === "confirming") dataOf(`confirm deposit ${id}`, await postJson(`${base}/api/admin/deposits/${id}/approve`, verified, { token: auditorToken }));
+  });
+  console.log(`funded ${users.length} users with 9000 USDT each (upload + recharge + two operators' approval) in ${((performance.now() - tFund) / 1000).toFixed(1)} s`);
 
   // ---- the product, its 300 s duration and the latest price ----
   type ProductOut = { id: number; symbol: string; price: string | null; durations: { seconds: number; min_amount: string; min_amount_micro: number }[] };

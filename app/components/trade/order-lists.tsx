@@ -11,12 +11,15 @@ import { useNow, useServerOffset } from "../../lib/use-now";
 
 /** How long after delivery the list asks again, then backing off while an order stays open. */
 const FIRST_REFETCH_MS = 1500;
+/** An order's entry is the first tick after acceptance (decision 123): asked for again this long after placing it. */
+const ENTRY_REFETCH_MS = 1500;
 const RETRY_MS = [5_000, 10_000, 20_000, 40_000, 60_000];
 
 /**
  * Open orders with a live countdown to delivery on the server's clock. The user channel
  * reloads the page when one settles; as a backstop the list reloads itself 1.5 s after a
- * delivery time passes (and then less and less often while the order still shows open).
+ * delivery time passes (and then less and less often while the order still shows open). An
+ * order still waiting for its entry (the next tick) is asked for again 1.5 s after it was placed.
  */
 export function PositionList({ items, server_time, locale }: { items: Order[]; server_time: number; locale: string }) {
   const { t } = useTranslation("trade");
@@ -32,7 +35,8 @@ export function PositionList({ items, server_time, locale }: { items: Order[]; s
     if (now === null || revalidator.state !== "idle") return;
     let due = false;
     for (const o of items) {
-      if (serverNow < o.delivery_at + FIRST_REFETCH_MS) continue;
+      const entryDue = o.entry_price === null && serverNow >= o.created_at + ENTRY_REFETCH_MS;
+      if (!entryDue && serverNow < o.delivery_at + FIRST_REFETCH_MS) continue;
       const a = attempts.current.get(o.id);
       if (!a || now - a.at >= RETRY_MS[Math.min(a.count - 1, RETRY_MS.length - 1)]) {
         attempts.current.set(o.id, { count: (a?.count ?? 0) + 1, at: now });
