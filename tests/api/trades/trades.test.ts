@@ -183,6 +183,8 @@ describe("settlement", () => {
     expect(placed.every((p) => p.code === 1)).toBe(true);
     const hold = await call("/api/order/hold", {}, { token: u.token });
     expect(hold.data.items).toHaveLength(2);
+    // Each entry is the first tick after acceptance, stored at the hub's next beat.
+    for (const p of placed) await entered(p.data.id);
     await sleep(3500);
     const product = (await getProduct(db, FAST_ID))!;
     await (await hubFor(testEnv, product)).settleDue();

@@ -114,6 +114,10 @@ describe("the entry is the first tick after acceptance", () => {
     expect(settle(open(), [tick(10_000 + MAX_ENTRY_WAIT_MS, 100), tick(59_000, 101)]).status).toBe("won");
   });
 
+  it("the entry tick is never also the settlement tick: no price after the entry voids the order", () => {
+    expect(settle(open(), [tick(10_400, 100), tick(9_000, 1)])).toMatchObject({ status: "void", reason: "no_tick", entry: { ts_ms: 10_400 } });
+  });
+
   it("a stored entry is used as stored (the hub found the same tick)", () => {
     expect(settle(order({ entry: { ts_ms: 10_400, price_e8: 100e8 }, accepted_at_ms: 10_000 }), [tick(10_400, 1), tick(59_000, 101)])).toMatchObject({ status: "won", entry: { price_e8: 100e8 } });
   });

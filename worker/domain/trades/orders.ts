@@ -378,7 +378,8 @@ function transferSetStatements(transfers: readonly Transfer[], now_ms: number) {
 
 /** Which of these orders are still open (one query; a refused chunk retries only those). */
 async function stillOpen(db: Db, ids: readonly number[]): Promise<Set<number>> {
-  const rows = await db.all<{ id: number }>(sql`SELECT id FROM orders WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND status = 'open'`);
+  // `+status`: by primary key, not by walking the status index (see entriesUpdate).
+  const rows = await db.all<{ id: number }>(sql`SELECT id FROM orders WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND +status = 'open'`);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -504,16 +505,32 @@ export async function getUserOrder(db: Db, user_id: number, id: number) {
 }
 
 /**
- * Stores orders' entries (the first tick after each was accepted) in one set-based statement;
- * orders no longer open, or with an entry already, are left as they are.
+ * Stores orders' entries (the first tick after each was accepted). The orders of one beat share
+ * its tick, so it is one statement per tick, over the orders' ids, each looked up by its primary
+ * key. Orders no longer open, or with an entry already, are left as they are.
  */
 export async function writeEntries(db: Db, entries: readonly { id: number; tick: Tick }[]): Promise<void> {
-  for (let i = 0; i < entries.length; i += 500) {
-    const rows = JSON.stringify(entries.slice(i, i + 500).map((e) => [e.id, e.tick.price_e8, e.tick.ts_ms]));
-    await db.run(sql`UPDATE orders SET entry_price_e8 = json_extract(j.value, '$[1]'), entry_tick_ts_ms = json_extract(j.value, '$[2]')
-      FROM json_each(${rows}) AS j
-      WHERE orders.id = json_extract(j.value, '$[0]') AND orders.status = 'open' AND orders.entry_price_e8 IS NULL`);
+  const byTick = new Map<number, { tick: Tick; ids: number[] }>();
+  for (const e of entries) {
+    const group = byTick.get(e.tick.ts_ms) ?? { tick: e.tick, ids: [] };
+    group.ids.push(e.id);
+    byTick.set(e.tick.ts_ms, group);
   }
+  for (const { tick, ids } of byTick.values()) {
+    for (let i = 0; i < ids.length; i += 1_000) {
+      await db.run(entriesUpdate(tick, ids.slice(i, i + 1_000)));
+    }
+  }
+}
+
+/**
+ * One tick's entries. `+status`: the unary plus keeps SQLite off the status index, which it would
+ * otherwise walk (every open order) once per id; by the primary key each order is one lookup.
+ * (tests/api/trades/query-plans.test.ts holds the plan.)
+ */
+export function entriesUpdate(tick: Tick, ids: readonly number[]) {
+  return sql`UPDATE orders SET entry_price_e8 = ${tick.price_e8}, entry_tick_ts_ms = ${tick.ts_ms}
+    WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND +status = 'open' AND entry_price_e8 IS NULL`;
 }
 
 /** A symbol's open orders still without an entry (a restarted hub's waiting list). */

@@ -4,7 +4,8 @@
  * - Entry price: the first tick after the order was accepted (never one the user could have seen
  *   when deciding), within `MAX_ENTRY_WAIT_MS`; the hub stores it at its next beat, and
  *   settlement finds it in the ticks when it could not. No such tick: the order is void.
- * - Settlement price: the latest tick at or before the delivery time.
+ * - Settlement price: the latest tick at or before the delivery time, and after the entry: an
+ *   order that saw no price after its entry has nothing to settle on (void).
  * - Up wins if settlement > entry; down wins if settlement < entry; equal is a tie, and a tie
  *   refunds the stake.
  * - If the feed has no tick within `max_staleness_ms` before delivery, the order is void: stake
@@ -72,7 +73,7 @@ export function settle(order: SettlementInput, ticks: readonly Tick[], max_stale
   const entry = entryOf(order, ticks);
   if (!entry) return { status: "void", reason: "no_entry_tick", entry: null, payout_micro: refund, profit_micro: 0 };
   const tick = tickAtOrBefore(ticks, order.delivery_at_ms);
-  if (!tick || tick.ts_ms < entry.ts_ms || order.delivery_at_ms - tick.ts_ms > max_staleness_ms) return { status: "void", reason: "no_tick", entry, payout_micro: refund, profit_micro: 0 };
+  if (!tick || tick.ts_ms <= entry.ts_ms || order.delivery_at_ms - tick.ts_ms > max_staleness_ms) return { status: "void", reason: "no_tick", entry, payout_micro: refund, profit_micro: 0 };
   if (tick.price_e8 === entry.price_e8) {
     // 0 - fee, not -fee: a free order's tie is a profit of 0, never -0.
     return { status: "tie", entry, settlement: tick, payout_micro: order.stake_micro, profit_micro: 0 - order.fee_micro };
