@@ -11,8 +11,18 @@ export function hubConfig(product: HubProduct): HubConfig {
   return { symbol: product.symbol, feed_symbol: product.feed_symbol, start_price_e8: product.start_price_e8, tick_size_e8: product.tick_size_e8 };
 }
 
+/** Each symbol's hub id per namespace, kept for the isolate's life (a name always maps to the same id). */
+const hubIds = new WeakMap<object, Map<string, DurableObjectId>>();
+
 export function hubStub(env: Env, symbol: string) {
-  return env.QUOTE_HUB.get(env.QUOTE_HUB.idFromName(symbol));
+  const ids = hubIds.get(env.QUOTE_HUB) ?? new Map<string, DurableObjectId>();
+  hubIds.set(env.QUOTE_HUB, ids);
+  let id = ids.get(symbol);
+  if (!id) {
+    id = env.QUOTE_HUB.idFromName(symbol);
+    ids.set(symbol, id);
+  }
+  return env.QUOTE_HUB.get(id);
 }
 
 /** The QuoteHub of a product's symbol, started and told its configuration. */

@@ -44,10 +44,20 @@ export class TickStore {
     this.sql.exec("INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v", k, JSON.stringify(v));
   }
 
+  /**
+   * The latest tick, from memory once read: every order asks for it, and only `append` adds a
+   * later one (pruning never removes the latest).
+   */
   latest(): Tick | null {
-    const row = this.sql.exec<TickRow>("SELECT ts_ms, price_e8, trade_id FROM ticks ORDER BY ts_ms DESC LIMIT 1").toArray()[0];
-    return row ? tickOf(row) : null;
+    if (this.last === undefined) {
+      const row = this.sql.exec<TickRow>("SELECT ts_ms, price_e8, trade_id FROM ticks ORDER BY ts_ms DESC LIMIT 1").toArray()[0];
+      this.last = row ? tickOf(row) : null;
+    }
+    return this.last;
   }
+
+  /** The latest tick as stored (undefined: not read yet). */
+  private last: Tick | null | undefined = undefined;
 
   /**
    * Stores a tick and folds it into its minute's candle. Ticks only move forward: one at or
@@ -59,7 +69,8 @@ export class TickStore {
     this.sql.exec("INSERT INTO ticks (ts_ms, price_e8, volume_e8, trade_id) VALUES (?, ?, ?, ?)", tick.ts_ms, tick.price_e8, tick.volume_e8, tick.trade_id ?? null);
     const current = this.sql.exec<Candle>("SELECT t_ms, o, h, l, c, v FROM candles ORDER BY t_ms DESC LIMIT 1").toArray()[0] ?? null;
     this.saveCandle(foldTick(current, tick));
-    return { added: true, tick: tickOf({ ts_ms: tick.ts_ms, price_e8: tick.price_e8, trade_id: tick.trade_id ?? null }) };
+    this.last = tickOf({ ts_ms: tick.ts_ms, price_e8: tick.price_e8, trade_id: tick.trade_id ?? null });
+    return { added: true, tick: this.last };
   }
 
   /** Writes a minute candle (a later write of the same minute keeps its open). */

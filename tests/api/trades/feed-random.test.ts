@@ -3,6 +3,7 @@
  * predicts a tick), and a hub on a real-exchange feed whose ticks stopped refuses orders
  * without touching the user's money.
  */
+import type { FeedTick } from "../../../durable-objects/quotes/feed";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -37,9 +38,10 @@ async function userWith(amount_micro: number) {
   return { id: r.user.id, token: r.token };
 }
 
+/** A tick from the exchange, as the hub's upstream hands it in (the store keeps its latest in memory). */
 function addTick(hub: DurableObjectStub<QuoteHub>, ts_ms: number, price_e8: number) {
-  return runInDurableObject(hub, (_instance, state) => {
-    state.storage.sql.exec("INSERT INTO ticks (ts_ms, price_e8, volume_e8) VALUES (?, ?, ?)", ts_ms, price_e8, 1e8);
+  return runInDurableObject(hub, (instance) => {
+    (instance as unknown as { prices: { ingest(t: FeedTick): unknown } }).prices.ingest({ symbol: "STL/USDT", ts_ms, price_e8, volume_e8: 1e8 });
   });
 }
 
