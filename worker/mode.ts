@@ -1,4 +1,5 @@
 import { appEnvOf } from "./app-env";
+import type { Wallet } from "./domain/ledger/accounts";
 import { feedUrlAllowed } from "./domain/trades/upstream-url";
 
 export { APP_ENVS, appEnvOf, isLocalRun, type AppEnvName } from "./app-env";
@@ -59,8 +60,6 @@ export function moneyMovementOpen(env: ModeEnv): boolean {
 }
 
 /** Whose money orders stake and balances show: a demo deployment's own demo accounts, or real ones. */
-export type Wallet = "real" | "demo";
-
 export function walletOf(env: ModeEnv): Wallet {
   return modeOf(env) === "demo" ? "demo" : "real";
 }

@@ -12,7 +12,7 @@ import { checkOrder, loadMarket, replayOf, writeOrders, type CheckedOrder, type 
 import { freeBalance } from "../../worker/domain/ledger/balances";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { ExposureView } from "./hub-api";
-import type { Wallet } from "../../worker/mode";
+import type { Wallet } from "../../worker/domain/ledger/accounts";
 
 /** The product's rules are re-read at least this often (a console save also reloads them at once). */
 const PRODUCT_FRESH_MS = 5_000;

@@ -20,12 +20,15 @@ export type AccountKey = `user:${number}:${UserAccountCode}` | `platform:${Platf
 export const userAccount = (user_id: number, code: UserAccountCode): AccountKey => `user:${user_id}:${code}`;
 export const platformAccount = (code: PlatformAccountCode): AccountKey => `platform:${code}`;
 
+/** Whose money: real, or a demo deployment's (worker/mode.ts `walletOf` says which one a deployment moves). */
+export type Wallet = "real" | "demo";
+
 /**
  * The accounts an order moves money between, by whose money it is: a trade's stake goes from
  * `free` to `locked`, its fee to `fees`, a loss to `house` and a win's gain from it. Demo
  * orders never touch a real account, on either side.
  */
-export function tradeAccounts(user_id: number, wallet: "real" | "demo") {
+export function tradeAccounts(user_id: number, wallet: Wallet) {
   return wallet === "demo"
     ? { free: userAccount(user_id, "demo"), locked: userAccount(user_id, "demo_locked"), fees: platformAccount("demo"), house: platformAccount("demo") }
     : { free: userAccount(user_id, "available"), locked: userAccount(user_id, "locked_trade"), fees: platformAccount("fees"), house: platformAccount("trading") };

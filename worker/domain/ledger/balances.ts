@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ledger_accounts } from "../../db/schema";
-import { tradeAccounts, type UserAccountCode } from "./accounts";
-import type { Wallet } from "../../mode";
+import { tradeAccounts, type UserAccountCode, type Wallet } from "./accounts";
 
 export type UserBalances = {
   available_micro: number;

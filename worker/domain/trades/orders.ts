@@ -2,8 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, sql } from "drizzle-
 import { d1Statements, type Db } from "../../db/client";
 import { refusedBy } from "../../db/refusal";
 import { order_ticks, orders, product_durations, products } from "../../db/schema";
-import { tradeAccounts } from "../ledger/accounts";
-import type { Wallet } from "../../mode";
+import { tradeAccounts, type Wallet } from "../ledger/accounts";
 import { classifyMoneyError, transferStatements, type Transfer } from "../ledger/transfer";
 import { orderRefusal, type OrderRefusal } from "../limits/limits";
 import { requestHash } from "../money/request-hash";
