@@ -71,17 +71,32 @@ try {
 
 let passed = (installable ? 1 : 0) + (survived ? 1 : 0);
 let failed = (installable ? 0 : 1) + (survived ? 0 : 1);
+// The names of what failed go last, next to the count: CI keeps only the tail of the output.
+const failedNames: string[] = [];
 if (existsSync("tests/.reports/vitest.json")) {
   const v = JSON.parse(readFileSync("tests/.reports/vitest.json", "utf8"));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
+  for (const file of v.testResults ?? []) {
+    const bad = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === "failed");
+    for (const t of bad) failedNames.push(`vitest  ${file.name.replace(process.cwd() + "/", "")} > ${t.fullName}`);
+    if (!bad.length && file.status === "failed") failedNames.push(`vitest  ${file.name.replace(process.cwd() + "/", "")}: ${String(file.message ?? "").split("\n")[0]}`);
+  }
 }
-for (const report of ["tests/.reports/playwright.json", "tests/.reports/walk.json"]) {
+type Suite = { title: string; file?: string; specs?: { title: string; tests: { status: string }[] }[]; suites?: Suite[] };
+function badSpecs(suite: Suite, path: string[], out: string[], runner: string) {
+  for (const spec of suite.specs ?? [])
+    if (spec.tests.some((t) => t.status === "unexpected" || t.status === "flaky")) out.push(`${runner}  ${[...path, spec.title].join(" > ")}`);
+  for (const child of suite.suites ?? []) badSpecs(child, [...path, child.title], out, runner);
+}
+for (const [runner, report] of [["playwright", "tests/.reports/playwright.json"], ["walk", "tests/.reports/walk.json"]]) {
   if (!existsSync(report)) continue;
   const p = JSON.parse(readFileSync(report, "utf8"));
   passed += p.stats.expected;
   failed += p.stats.unexpected + p.stats.flaky;
+  for (const suite of p.suites ?? []) badSpecs(suite, [suite.title], failedNames, runner);
 }
 if (failures.length && failed === 0) failed = 1; // a runner that crashed before reporting still fails
+if (failures.length || failedNames.length) console.log(`\nfailed: ${[...failures.filter((f) => ["installable", "crash"].includes(f)), ...failedNames].join("\n        ") || failures.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);
