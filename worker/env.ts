@@ -74,6 +74,8 @@ export interface Env {
   TEST_CLOCK?: string;
   /** Quote sockets one QuoteHub accepts before it answers 503 (default and ceiling 30,000; durable-objects/quotes/quote-hub.ts). */
   QUOTE_SOCKETS_MAX?: string;
+  /** Workers Analytics Engine: every metric point, written through worker/observability/metrics.ts. */
+  METRICS?: AnalyticsEngineDataset;
   /** "enforce": every invocation's D1 view holds production's limits (tests, benches; worker/db/limits.ts). */
   D1_LIMITS?: string;
 }

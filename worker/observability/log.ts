@@ -1,0 +1,104 @@
+/**
+ * Structured logs: one JSON line per event, the only way the Worker and its objects write a log.
+ * Workers Logs (wrangler.toml `[observability]`) indexes each line's fields, so an operator can
+ * ask for "every event of request X" or "every error of route Y" without parsing text.
+ *
+ * Every line has `time`, `level`, `event` and, inside a request, its `request_id` (from
+ * Cloudflare's `cf-ray`, or made here; echoed to the client as `x-request-id`). The id travels
+ * with the request's async context (AsyncLocalStorage, nodejs_compat): in-process API calls and
+ * anything the handler awaits log under it; calls into Durable Objects pass it along by hand.
+ *
+ * Secrets never reach a line: fields whose name says they hold one are written as "[redacted]",
+ * and an error is logged by its name and message (its stack has no request data in it).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFields = Record<string, unknown>;
+
+/** What a request carries through its async context. */
+export type RequestContext = { request_id: string; route?: string };
+
+const context = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `fn` with `ctx` as the current request (its lines carry the request id). */
+export function withRequest<T>(ctx: RequestContext, fn: () => T): T {
+  return context.run(ctx, fn);
+}
+
+/** The current request's id, if any (to hand to a Durable Object call). */
+export function currentRequestId(): string | undefined {
+  return context.getStore()?.request_id;
+}
+
+/** The request's id: Cloudflare's ray id when present (it ties our line to Cloudflare's), else a new one. */
+export function requestIdOf(headers: Headers): string {
+  const ray = headers.get("cf-ray");
+  if (ray && /^[A-Za-z0-9-]{8,64}$/.test(ray)) return ray;
+  return crypto.randomUUID();
+}
+
+/**
+ * Field names that may hold a secret: their values are never written. A name is split into its
+ * words (snake_case, camelCase, kebab-case); one secret word is enough (`token_hash`,
+ * `newPassword`, `card_number`, `api_key`). "code" alone names a one-time or recovery code.
+ */
+const SECRET_WORDS = new Set(["token", "tokens", "password", "passwd", "secret", "otp", "totp", "cookie", "authorization", "signature", "mnemonic", "seed", "private", "card", "cvv", "pin", "key", "keys"]);
+const SECRET_CODE = /^(code|codes|(recovery|totp|verify|verification|otp|one_time)_codes?)$/;
+
+export function isSecretName(name: string): boolean {
+  const snake = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+  return SECRET_CODE.test(snake) || snake.split(/[_\-.]/).some((w) => SECRET_WORDS.has(w));
+}
+
+/** An error as a log field: its name and message (and a database's cause), never the request. */
+export function errorFields(err: unknown): { error: string; error_name?: string } {
+  if (err instanceof Error) {
+    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
+    return { error: `${err.message}${cause}`.slice(0, 1000), error_name: err.name };
+  }
+  return { error: String(err).slice(0, 1000) };
+}
+
+function clean(fields: LogFields, depth = 0): LogFields {
+  const out: LogFields = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    if (isSecretName(k)) out[k] = "[redacted]";
+    else if (v instanceof Error) Object.assign(out, errorFields(v));
+    else if (v && typeof v === "object" && !Array.isArray(v) && depth < 2) out[k] = clean(v as LogFields, depth + 1);
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** Where lines go: the console (Workers Logs reads it). Tests swap it to read the lines. */
+let sink: (level: LogLevel, line: string) => void = (level, line) => {
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
+};
+
+/** Tests only: collect the lines instead of printing them; returns a function restoring the console. */
+export function captureLogs(into: { level: LogLevel; line: LogFields }[]): () => void {
+  const before = sink;
+  sink = (level, line) => into.push({ level, line: JSON.parse(line) as LogFields });
+  return () => {
+    sink = before;
+  };
+}
+
+/** Writes one event. `event` is a dotted name (`api.request`, `cron.run`, `feed.stale`). */
+export function log(level: LogLevel, event: string, fields: LogFields = {}): void {
+  const ctx = context.getStore();
+  const line = { time: new Date().toISOString(), level, event, ...(ctx ? { request_id: ctx.request_id, route: ctx.route } : {}), ...clean(fields) };
+  try {
+    sink(level, JSON.stringify(line));
+  } catch {
+    sink(level, JSON.stringify({ time: line.time, level, event, note: "fields not serializable" }));
+  }
+}
+
+export const logInfo = (event: string, fields?: LogFields) => log("info", event, fields);
+export const logWarn = (event: string, fields?: LogFields) => log("warn", event, fields);
+export const logError = (event: string, fields?: LogFields) => log("error", event, fields);
