@@ -70,7 +70,8 @@ describe("the stored format", () => {
     const reference = "$argon2id$v=19$m=65536,t=2,p=4$c29tZXNhbHQ$GpZ3sK/oH9p7VIiV56G/64Zo/8GaUw434IimaPqxwCo";
     expect(verifyPassword("password", reference)).toBe(true);
     expect(verifyPassword("passwore", reference)).toBe(false);
-  });
+    // Two hashes at 64 MiB each: about a second on an idle machine, much more on a busy one.
+  }, 30_000);
 
   it("verifies a hash encoded by hand in standard base64, and treats it as current", () => {
     const stored = phcByHand("demo12345", SALT, "base64");
