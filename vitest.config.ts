@@ -51,7 +51,9 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
       name,
       ...files,
       setupFiles: ["./tests/api/setup.ts"],
+      // Generous: a busy machine (CI beside other jobs) slows workerd's D1 and timers several fold.
       testTimeout: 30_000,
+      hookTimeout: 60_000,
       deps: {
         optimizer: {
           ssr: {
