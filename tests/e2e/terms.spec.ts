@@ -67,7 +67,8 @@ for (const lng of ["en", "th"] as const) {
       await form.getByLabel(admin.reason).fill("journey: a lower payout");
       await form.getByRole("button", { name: admin.save }).click();
       const proposed = a.getByText(words("en", "errors").terms_proposed);
-      await expect(proposed.or(a.getByTestId("step-up-form"))).toBeVisible();
+      // A save reloads the hub and writes the audit: slow on a busy machine.
+      await expect(proposed.or(a.getByTestId("step-up-form"))).toBeVisible({ timeout: 30_000 });
       if (await a.getByTestId("step-up-form").isVisible()) await answerStepUp(a, "operator");
       const card = a.locator(`[data-testid="terms-proposal"][data-target="${SYMBOL}"]`);
       await expect(card).toBeVisible();
@@ -83,7 +84,7 @@ for (const lng of ["en", "th"] as const) {
       await b.getByRole("alertdialog").getByRole("button", { name: words("en", "common").confirm }).click();
       // A confirmation older than five minutes on the server's clock asks for a code first (decision 118).
       const opened = b.getByText(words("en", "errors").terms_opened);
-      await expect(opened.or(b.getByTestId("step-up-form"))).toBeVisible();
+      await expect(opened.or(b.getByTestId("step-up-form"))).toBeVisible({ timeout: 30_000 });
       if (await b.getByTestId("step-up-form").isVisible()) await answerStepUp(b, "auditor");
       await expect(theirs).toHaveCount(0);
       await a.context().close();
