@@ -1,8 +1,8 @@
 /**
  * `npm test`: the whole suite. Finds (or, as root with apt, installs) Debian's Chromium,
  * builds, runs vitest (unit + workerd API, the route and socket fuzzers, the access matrix), the
- * Playwright journeys, the route walk, the installability check against `npm start` and the crash
- * harness's short tier, and ends with one summary line.
+ * Playwright journeys, the route walk, the installability check against `npm start`, the crash
+ * harness's short tier and the backup and restore drill, and ends with one summary line.
  */
 import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -69,8 +69,18 @@ try {
   failures.push("crash");
 }
 
-let passed = (installable ? 1 : 0) + (survived ? 1 : 0);
-let failed = (installable ? 0 : 1) + (survived ? 0 : 1);
+// The backup and restore drill (npm run ops:drill): export, import into a fresh state, every table
+// compared, ledger check, migrations, verify against the restored app.
+let restored = true;
+try {
+  await run(bin("tsx"), ["scripts/ops-drill.ts"], { env: { ...quietEnv, PROOFLINE_BUILT: "1" } });
+} catch {
+  restored = false;
+  failures.push("ops:drill");
+}
+
+let passed = (installable ? 1 : 0) + (survived ? 1 : 0) + (restored ? 1 : 0);
+let failed = (installable ? 0 : 1) + (survived ? 0 : 1) + (restored ? 0 : 1);
 // The names of what failed go last, next to the count: CI keeps only the tail of the output.
 const failedNames: string[] = [];
 if (existsSync("tests/.reports/vitest.json")) {
@@ -97,6 +107,6 @@ for (const [runner, report] of [["playwright", "tests/.reports/playwright.json"]
   for (const suite of p.suites ?? []) badSpecs(suite, [suite.title], failedNames, runner);
 }
 if (failures.length && failed === 0) failed = 1; // a runner that crashed before reporting still fails
-if (failures.length || failedNames.length) console.log(`\nfailed: ${[...failures.filter((f) => ["installable", "crash"].includes(f)), ...failedNames].join("\n        ") || failures.join(", ")}`);
+if (failures.length || failedNames.length) console.log(`\nfailed: ${[...failures.filter((f) => ["installable", "crash", "ops:drill"].includes(f)), ...failedNames].join("\n        ") || failures.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);

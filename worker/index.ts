@@ -11,6 +11,7 @@ import { serveFile } from "./files";
 import { sweepOverdueOrders } from "./sweep";
 import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
+import { pruneIfDue } from "./domain/retention/prune";
 import { liabilitiesIfDue, pokeLog } from "./transparency-log";
 import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } from "./page-security";
 import { APP_ENVS, appEnvOf, walletOf } from "./mode";
@@ -95,6 +96,6 @@ export default {
     // One view for both: D1's per-invocation limits are shared by everything this run does.
     const limited = withInvocationDb(env);
     // Then the log: what the sweeps wrote, and anything a lost poke left in its inbox.
-    ctx.waitUntil(Promise.allSettled([sweepOverdueOrders(limited), sweepEarn(limited)]).then(() => Promise.all([pokeLog(env), liabilitiesIfDue(env)])));
+    ctx.waitUntil(Promise.allSettled([sweepOverdueOrders(limited), sweepEarn(limited), pruneIfDue(limited, Date.now())]).then(() => Promise.all([pokeLog(env), liabilitiesIfDue(env)])));
   },
 } satisfies ExportedHandler<Env>;
