@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { bin, quietEnv } from "./lib";
 import { shown } from "./deploy/cloud";
 import { envArg } from "./deploy/cli";
-import { envConfig, readWranglerConfig } from "./deploy/config";
+import { envConfig, readWranglerConfig, recordDatabaseId } from "./deploy/config";
 
 const { values } = parseArgs({ options: { env: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
 const env = envArg(values.env);
@@ -20,13 +20,6 @@ const e = envConfig(readWranglerConfig(), env)!;
 function wrangler(args: string[]): string {
   console.log(`${dryRun ? "would run" : "run"}: ${shown(args)}`);
   return dryRun ? "" : execFileSync(bin("wrangler"), args, { encoding: "utf8", env: quietEnv, stdio: ["inherit", "pipe", "inherit"] });
-}
-
-/** Writes `database_id` under the environment's D1 binding, the one line that changes. */
-export function recordDatabaseId(text: string, envName: string, binding: string, id: string): string {
-  const header = `[[env.${envName}.d1_databases]]\nbinding = "${binding}"\n`;
-  if (!text.includes(header)) throw new Error(`wrangler.toml has no ${header.trim()} block to record the id in`);
-  return text.replace(header, `${header}database_id = "${id}"\n`);
 }
 
 for (const db of e.d1_databases ?? []) {

@@ -104,3 +104,13 @@ export function configProblems(config: WorkerConfig, env: DeployEnv, opts: { req
   if (e.vars?.APP_ENV !== "production" && e.vars?.APP_ENV !== "demo") problems.push(`[env.${env}] APP_ENV must be "production" or "demo", not "${e.vars?.APP_ENV}"`);
   return problems;
 }
+
+/** wrangler.toml's text with `database_id` written under an environment's D1 binding (`npm run provision`), the one line that changes. */
+export function recordDatabaseId(text: string, envName: DeployEnv, binding: string, id: string): string {
+  if (isPlaceholderId(id)) throw new Error(`not a D1 id: ${id}`);
+  const header = `[[env.${envName}.d1_databases]]\nbinding = "${binding}"\n`;
+  if (!text.includes(header)) throw new Error(`wrangler.toml has no ${header.trim()} block to record the id in`);
+  const next = text.replace(header, `${header}database_id = "${id}"\n`);
+  if (envConfig(toml.parse(next) as WorkerConfig, envName)?.d1_databases?.find((d) => d.binding === binding)?.database_id !== id) throw new Error("the id did not land in its block");
+  return next;
+}

@@ -125,6 +125,8 @@ export async function runDeploy(o: DeployOptions, d: DeployDeps): Promise<Outcom
   if (o.applyMigrations && (pending === null || pending.length > 0)) {
     step(commands.applyMigrations(o.env));
     if (!o.dryRun) await d.cloud.applyMigrations(o.env);
+  } else if (pending === null) {
+    d.log(`(without --apply-migrations a real run refuses if any are pending; with it, it runs: ${shown(commands.applyMigrations(o.env))})`);
   }
   // 3. Upload without traffic, then shift traffic.
   const tag = d.git.commit.slice(0, 12);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import toml from "toml";
 import { describe, expect, it } from "vitest";
-import { configProblems, DEPLOY_ENVS, isPlaceholderId, TEST_SWITCHES, type WorkerConfig } from "../../../scripts/deploy/config";
+import { configProblems, DEPLOY_ENVS, isPlaceholderId, recordDatabaseId, TEST_SWITCHES, type WorkerConfig } from "../../../scripts/deploy/config";
 
 /** wrangler.toml: the local configuration at the top, staging and production each complete (decision 125). */
 const config = toml.parse(readFileSync(new URL("../../../wrangler.toml", import.meta.url), "utf8")) as WorkerConfig;
@@ -96,6 +96,15 @@ describe("the configuration rules the deploy refuses on", () => {
     expect(configProblems(c, "staging", { requireIds: true }).join()).toMatch(/npm run provision -- --env staging/);
     c.env!.staging.d1_databases![0].database_id = "5b1e2a4c-9f0d-4c1b-8a7e-2f3d4c5b6a70";
     expect(configProblems(c, "staging", { requireIds: true })).toEqual([]);
+  });
+
+  it("npm run provision writes the new id into that environment's block only", () => {
+    const text = readFileSync(new URL("../../../wrangler.toml", import.meta.url), "utf8");
+    const next = toml.parse(recordDatabaseId(text, "staging", "DB", "5b1e2a4c-9f0d-4c1b-8a7e-2f3d4c5b6a70")) as WorkerConfig;
+    expect(next.env!.staging.d1_databases![0].database_id).toBe("5b1e2a4c-9f0d-4c1b-8a7e-2f3d4c5b6a70");
+    expect(next.env!.production.d1_databases![0].database_id).toBe(config.env!.production.d1_databases![0].database_id);
+    expect(next.d1_databases![0].database_id).toBe("00000000-0000-0000-0000-000000000000");
+    expect(() => recordDatabaseId(text, "staging", "DB", "00000000-0000-0000-0000-000000000000")).toThrow(/not a D1 id/);
   });
 
   it("knows a placeholder id from a real one", () => {
