@@ -31,7 +31,7 @@ export const WORKER = {
 
 /** The production bundle (`wrangler deploy --dry-run`): one module with everything in it. */
 export async function bundleWorker(outdir: string): Promise<string> {
-  await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", outdir]);
+  await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--env="]);
   return join(outdir, "index.js");
 }
 

@@ -258,7 +258,7 @@ export type Snapshot = { script: string; assets: string };
 
 export async function snapshotWorker(dir: string, entry?: string): Promise<Snapshot> {
   rmSync(dir, { recursive: true, force: true });
-  await runQuiet(bin("wrangler"), ["deploy", "--dry-run", "--outdir", `${dir}/worker`, ...(entry ? [entry] : [])]);
+  await runQuiet(bin("wrangler"), ["deploy", "--dry-run", "--outdir", `${dir}/worker`, "--env=", ...(entry ? [entry] : [])]);
   const script = readdirSync(`${dir}/worker`).find((f) => f.endsWith(".js"));
   if (!script) throw new Error(`wrangler deploy --dry-run wrote no script into ${dir}/worker`);
   cpSync("public", `${dir}/public`, { recursive: true });
