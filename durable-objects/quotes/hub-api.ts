@@ -16,7 +16,7 @@ export type HubStats = { peak_queries: number; order_groups: number; orders_grou
 
 /**
  * A hub's feed and load as readiness and the console's operations page read them: the latest
- * tick's time (as stored: asking never makes a simulated tick), the open quote sockets against
+ * tick's time (an exchange feed's as delivered; the simulation's as an order would get it), the open quote sockets against
  * the cap, and the order groups written since this instance started.
  */
 export type HubHealth = {

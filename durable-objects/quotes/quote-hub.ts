@@ -171,9 +171,12 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
 
   async health(): Promise<HubHealth> {
     const w = this.intake.written;
+    // The simulation has a price whenever asked (an order gets the same fresh tick); an
+    // exchange feed only has what its upstream delivered.
+    const latest = this.simulated ? await this.latest() : this.prices.store.latest();
     return {
       feed: feedKind(this.env),
-      latest_tick_ms: this.prices.store.latest()?.ts_ms ?? null,
+      latest_tick_ms: latest?.ts_ms ?? null,
       sockets: this.ctx.getWebSockets().length,
       socket_cap: quoteSocketCap(this.env),
       order_groups: w.groups,

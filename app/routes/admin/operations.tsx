@@ -14,10 +14,7 @@ type Operations = {
   time_ms: number;
   readiness: Readiness;
   thresholds: { feed_age_max_ms: number; settlement_oldest_max_ms: number; log_backlog_max: number };
-  symbols: (
-    | { symbol: string; feed: string; feed_age_ms: number | null; sockets: number; socket_cap: number; sockets_near_cap: boolean; order_groups: number; orders_grouped: number; avg_group_write_ms: number | null; error?: undefined }
-    | { symbol: string; error: string }
-  )[];
+  symbols: { symbol: string; error: string | null; feed: string | null; feed_age_ms: number | null; sockets: number; socket_cap: number; sockets_near_cap: boolean; order_groups: number; orders_grouped: number; avg_group_write_ms: number | null }[];
   settlement_lag: { minute_ms: number; orders: number; max_lag_ms: number; avg_lag_ms: number }[];
   cron_runs: { started_at_ms: number; duration_ms: number; outcome: "ok" | "failed"; failures: number; failed_jobs: string[]; overdue_orders: number; log_backlog: number; checkpoint_age_ms: number | null }[];
 };
@@ -110,7 +107,7 @@ export default function AdminOperations() {
       <BarChart
         label={t("operations.col_feed_age")}
         threshold={ops.thresholds.feed_age_max_ms}
-        bars={ops.symbols.map((s) => ({ key: s.symbol, value: s.error === undefined ? (s.feed_age_ms ?? 0) : 0, title: `${s.symbol}: ${s.error === undefined ? duration(s.feed_age_ms, lng) : s.error}` }))}
+        bars={ops.symbols.map((s) => ({ key: s.symbol, value: s.error === null ? (s.feed_age_ms ?? 0) : 0, title: `${s.symbol}: ${s.error === null ? duration(s.feed_age_ms, lng) : s.error}` }))}
         height={60}
         testId="ops-feed-chart"
       />
@@ -127,7 +124,7 @@ export default function AdminOperations() {
           </thead>
           <tbody>
             {ops.symbols.map((s) =>
-              s.error !== undefined ? (
+              s.error !== null ? (
                 <tr key={s.symbol} data-symbol={s.symbol}>
                   <td>{s.symbol}</td>
                   <td colSpan={4} className="amount-neg">

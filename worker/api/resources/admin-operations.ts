@@ -39,21 +39,19 @@ export const adminOperationsApi = new Hono<AppEnv>().use("*", requireOperator).o
     time_ms: now_ms,
     readiness: ready,
     thresholds: THRESHOLDS,
-    symbols: hubs.map(({ symbol, health, error }) =>
-      health
-        ? {
-            symbol,
-            feed: health.feed,
-            feed_age_ms: health.latest_tick_ms === null ? null : Math.max(0, now_ms - health.latest_tick_ms),
-            sockets: health.sockets,
-            socket_cap: health.socket_cap,
-            sockets_near_cap: health.sockets >= socketsNearCap(health.socket_cap),
-            order_groups: health.order_groups,
-            orders_grouped: health.orders_grouped,
-            avg_group_write_ms: health.order_groups === 0 ? null : Math.round(health.order_write_ms / health.order_groups),
-          }
-        : { symbol, error: error ?? "no answer" },
-    ),
+    symbols: hubs.map(({ symbol, health, error }) => ({
+      symbol,
+      /** Why the hub could not be asked (null: it answered). */
+      error: health ? null : (error ?? "no answer"),
+      feed: health?.feed ?? null,
+      feed_age_ms: health?.latest_tick_ms == null ? null : Math.max(0, now_ms - health.latest_tick_ms),
+      sockets: health?.sockets ?? 0,
+      socket_cap: health?.socket_cap ?? 0,
+      sockets_near_cap: health ? health.sockets >= socketsNearCap(health.socket_cap) : false,
+      order_groups: health?.order_groups ?? 0,
+      orders_grouped: health?.orders_grouped ?? 0,
+      avg_group_write_ms: !health || health.order_groups === 0 ? null : Math.round(health.order_write_ms / health.order_groups),
+    })),
     settlement_lag: lag,
     cron_runs: runs.map((r) => ({
       started_at_ms: r.started_at_ms,
