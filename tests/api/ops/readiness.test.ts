@@ -17,7 +17,7 @@ import { readiness, type Check } from "../../../worker/observability/readiness";
 import { THRESHOLDS } from "../../../worker/observability/thresholds";
 import { hubStub } from "../../../worker/quotes";
 import { logSequencer } from "../../../worker/transparency-log";
-import { call, db, newUser, seed, testEnv } from "../helpers";
+import { call, db, newUser, operatorToken, seed, testEnv } from "../helpers";
 import { market, USDT } from "../trades/market-helpers";
 
 const app = createApi();
@@ -176,5 +176,29 @@ describe("each fault answers 503 naming it", () => {
     expect(check(r.data.checks, "d1")!.note).toContain("database unavailable");
     // What cannot be read is failing, not passing.
     for (const name of ["settlement_backlog", "log_backlog", "cron"]) expect(r.data.failing).toContain(name);
+  });
+});
+
+describe("the console's operations API", () => {
+  it("operators only, read-only: readiness, each symbol's feed and load, settlement lag, cron runs", async () => {
+    expect((await call("/api/admin/operations", {})).status).toBe(401);
+    const user = await newUser();
+    expect((await call("/api/admin/operations", {}, { token: user.token })).status).toBe(401);
+
+    const r = await call("/api/admin/operations", {}, { token: await operatorToken() });
+    expect(r.code, r.msg).toBe(1);
+    expect(r.data.readiness.checks.map((c: Check) => c.name)).toContain("d1");
+    const btc = r.data.symbols.find((s: { symbol: string }) => s.symbol === "BTC/USDT");
+    expect(btc).toMatchObject({ error: null, feed: "simulation", sockets: 0, sockets_near_cap: false });
+    expect(btc.feed_age_ms).toBeLessThanOrEqual(THRESHOLDS.feed_age_max_ms);
+    expect(btc.socket_cap).toBeGreaterThan(0);
+    // The orders the overdue test voided were settled minutes after delivery, within the hour.
+    const lag = r.data.settlement_lag as { orders: number; max_lag_ms: number }[];
+    expect(lag.reduce((n, m) => n + m.orders, 0)).toBeGreaterThanOrEqual(THRESHOLDS.settlement_overdue_max + 2);
+    expect(Math.max(...lag.map((m) => m.max_lag_ms))).toBeGreaterThanOrEqual(10 * 60_000);
+    // The cron test's runs, newest first, the failed one naming its job.
+    const runs = r.data.cron_runs as { outcome: string; failed_jobs: string[] }[];
+    expect(runs[0].outcome).toBe("ok");
+    expect(runs.some((run) => run.outcome === "failed" && run.failed_jobs.includes("broken_job"))).toBe(true);
   });
 });
