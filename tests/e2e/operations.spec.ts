@@ -37,7 +37,7 @@ for (const size of SIZES) {
       const btc = page.getByTestId("ops-symbols").locator('tr[data-symbol="BTC/USDT"]');
       await expect(btc).toContainText("simulation");
       await expect(btc.getByTestId("ops-feed-age")).not.toHaveText("—");
-      await expect(page.getByTestId("ops-feed-chart")).toBeVisible();
+      await expect(btc.locator(".ops-meter")).toBeVisible();
 
       // Live: the stamp moves without a reload.
       const banner = page.getByTestId("ops-readiness");

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { BarChart } from "../../components/admin/bar-chart";
+import { BarChart, Meter } from "../../components/admin/bar-chart";
 import { TableWrap } from "../../components/admin/money";
 import { formatDateTime } from "../../lib/format";
 import type { Check, Readiness } from "../../../worker/observability/readiness";
@@ -13,10 +13,39 @@ import { adminApiOrLogin } from "../../lib/admin.server";
 type Operations = {
   time_ms: number;
   readiness: Readiness;
-  thresholds: { feed_age_max_ms: number; settlement_oldest_max_ms: number; log_backlog_max: number };
-  symbols: { symbol: string; error: string | null; feed: string | null; feed_age_ms: number | null; sockets: number; socket_cap: number; sockets_near_cap: boolean; order_groups: number; orders_grouped: number; avg_group_write_ms: number | null }[];
-  settlement_lag: { minute_ms: number; orders: number; max_lag_ms: number; avg_lag_ms: number }[];
-  cron_runs: { started_at_ms: number; duration_ms: number; outcome: "ok" | "failed"; failures: number; failed_jobs: string[]; overdue_orders: number; log_backlog: number; checkpoint_age_ms: number | null }[];
+  thresholds: {
+    feed_age_max_ms: number;
+    settlement_oldest_max_ms: number;
+    log_backlog_max: number;
+  };
+  symbols: {
+    symbol: string;
+    error: string | null;
+    feed: string | null;
+    feed_age_ms: number | null;
+    sockets: number;
+    socket_cap: number;
+    sockets_near_cap: boolean;
+    order_groups: number;
+    orders_grouped: number;
+    avg_group_write_ms: number | null;
+  }[];
+  settlement_lag: {
+    minute_ms: number;
+    orders: number;
+    max_lag_ms: number;
+    avg_lag_ms: number;
+  }[];
+  cron_runs: {
+    started_at_ms: number;
+    duration_ms: number;
+    outcome: "ok" | "failed";
+    failures: number;
+    failed_jobs: string[];
+    overdue_orders: number;
+    log_backlog: number;
+    checkpoint_age_ms: number | null;
+  }[];
 };
 
 /** The page asks again this often while it is visible. */
@@ -24,15 +53,37 @@ const REFRESH_MS = 5_000;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const res = await adminApiOrLogin<Operations>(context, request, "/api/admin/operations");
-  return { ops: res.code === 1 ? res.data : null, error: res.code === 1 ? "" : res.msg };
+  return {
+    ops: res.code === 1 ? res.data : null,
+    error: res.code === 1 ? "" : res.msg,
+  };
 }
 
 /** A duration in the reader's language: ms under a second, seconds under two minutes, then minutes. */
 function duration(ms: number | null, lng: string): string {
   if (ms === null) return "—";
-  if (ms < 1000) return new Intl.NumberFormat(lng, { style: "unit", unit: "millisecond", maximumFractionDigits: 0 }).format(ms);
-  if (ms < 120_000) return new Intl.NumberFormat(lng, { style: "unit", unit: "second", maximumFractionDigits: 1 }).format(ms / 1000);
-  return new Intl.NumberFormat(lng, { style: "unit", unit: "minute", maximumFractionDigits: 1 }).format(ms / 60_000);
+  if (ms < 1000)
+    return new Intl.NumberFormat(lng, {
+      style: "unit",
+      unit: "millisecond",
+      maximumFractionDigits: 0,
+    }).format(ms);
+  if (ms < 120_000)
+    return new Intl.NumberFormat(lng, {
+      style: "unit",
+      unit: "second",
+      maximumFractionDigits: 1,
+    }).format(ms / 1000);
+  return new Intl.NumberFormat(lng, {
+    style: "unit",
+    unit: "minute",
+    maximumFractionDigits: 1,
+  }).format(ms / 60_000);
+}
+
+/** "60 minutes ago" and "now" in the reader's language: a time axis's two ends. */
+function ago(minutes: number, lng: string): string {
+  return new Intl.RelativeTimeFormat(lng, { numeric: "auto" }).format(-minutes, "minute");
 }
 
 function checkValue(c: Check, lng: string): string {
@@ -76,7 +127,7 @@ export default function AdminOperations() {
 
       <h2>{t("operations.checks_title")}</h2>
       <TableWrap>
-        <table className="table" data-testid="ops-checks">
+        <table className="table ops-table" data-testid="ops-checks">
           <thead>
             <tr>
               <th>{t("operations.col_check")}</th>
@@ -92,7 +143,10 @@ export default function AdminOperations() {
                   <code className="mono">{c.name}</code>
                   {c.note ? <div className="sub-line">{c.note}</div> : null}
                 </td>
-                <td className="num">{checkValue(c, lng)}</td>
+                <td className="num">
+                  {checkValue(c, lng)}
+                  {typeof c.value === "number" && typeof c.threshold === "number" ? <Meter value={c.value} threshold={c.threshold} /> : null}
+                </td>
                 <td className="num">{checkThreshold(c, lng)}</td>
                 <td>
                   <span className={c.ok ? "pill pill-approved" : "pill pill-rejected"}>{c.ok ? t("operations.pass") : t("operations.fail")}</span>
@@ -104,13 +158,6 @@ export default function AdminOperations() {
       </TableWrap>
 
       <h2>{t("operations.feeds_title")}</h2>
-      <BarChart
-        label={t("operations.col_feed_age")}
-        threshold={ops.thresholds.feed_age_max_ms}
-        bars={ops.symbols.map((s) => ({ key: s.symbol, value: s.error === null ? (s.feed_age_ms ?? 0) : 0, title: `${s.symbol}: ${s.error === null ? duration(s.feed_age_ms, lng) : s.error}` }))}
-        height={60}
-        testId="ops-feed-chart"
-      />
       <TableWrap>
         <table className="table" data-testid="ops-symbols">
           <thead>
@@ -139,17 +186,22 @@ export default function AdminOperations() {
                   </td>
                   <td className={s.feed_age_ms !== null && s.feed_age_ms <= ops.thresholds.feed_age_max_ms ? "num" : "num amount-neg"} data-testid="ops-feed-age">
                     {duration(s.feed_age_ms, lng)}
+                    {s.feed_age_ms !== null ? <Meter value={s.feed_age_ms} threshold={ops.thresholds.feed_age_max_ms} /> : null}
                   </td>
                   <td className={s.sockets_near_cap ? "num amount-neg" : "num"}>
                     {s.sockets.toLocaleString(lng)} / {s.socket_cap.toLocaleString(lng)}
                   </td>
                   <td className="num">
                     {s.order_groups.toLocaleString(lng)}
-                    <div className="sub-line">{t("operations.orders_in_groups", { count: s.orders_grouped })}</div>
+                    <div className="sub-line">
+                      {t("operations.orders_in_groups", {
+                        count: s.orders_grouped,
+                      })}
+                    </div>
                   </td>
                   <td className="num">{duration(s.avg_group_write_ms, lng)}</td>
                 </tr>
-              ),
+              )
             )}
           </tbody>
         </table>
@@ -164,12 +216,32 @@ export default function AdminOperations() {
           <div className="stats">
             <Stat label={t("operations.lag_orders")} value={ops.settlement_lag.reduce((n, m) => n + m.orders, 0).toLocaleString(lng)} />
             <Stat label={t("operations.lag_max")} value={duration(Math.max(...ops.settlement_lag.map((m) => m.max_lag_ms)), lng)} />
-            <Stat label={t("operations.lag_avg")} value={duration(Math.round(ops.settlement_lag.reduce((n, m) => n + m.avg_lag_ms * m.orders, 0) / Math.max(1, ops.settlement_lag.reduce((n, m) => n + m.orders, 0))), lng)} />
+            <Stat
+              label={t("operations.lag_avg")}
+              value={duration(
+                Math.round(
+                  ops.settlement_lag.reduce((n, m) => n + m.avg_lag_ms * m.orders, 0) /
+                    Math.max(
+                      1,
+                      ops.settlement_lag.reduce((n, m) => n + m.orders, 0)
+                    )
+                ),
+                lng
+              )}
+            />
           </div>
           <BarChart
             label={t("operations.lag_title")}
             threshold={ops.thresholds.settlement_oldest_max_ms}
-            bars={ops.settlement_lag.map((m) => ({ key: m.minute_ms, value: m.max_lag_ms, title: `${formatDateTime(m.minute_ms, lng)}: ${duration(m.max_lag_ms, lng)} (${m.orders})` }))}
+            bars={lagMinutes(ops.settlement_lag, ops.time_ms).map((m) => ({
+              key: m.minute_ms,
+              value: m.max_lag_ms,
+              empty: m.orders === 0,
+              title: `${formatDateTime(m.minute_ms, lng)}: ${duration(m.max_lag_ms, lng)} (${m.orders})`,
+            }))}
+            top={duration(Math.max(ops.thresholds.settlement_oldest_max_ms, ...ops.settlement_lag.map((m) => m.max_lag_ms)), lng)}
+            from={ago(60, lng)}
+            to={ago(0, lng)}
             testId="ops-lag-chart"
           />
         </>
@@ -185,9 +257,16 @@ export default function AdminOperations() {
           <p className="muted">{t("operations.chart_cron")}</p>
           <BarChart
             label={t("operations.chart_cron")}
-            threshold={ops.thresholds.log_backlog_max}
-            bars={runs.map((run) => ({ key: run.started_at_ms, value: run.log_backlog, title: `${formatDateTime(run.started_at_ms, lng)}: ${run.log_backlog}` }))}
-            height={60}
+            bars={runs.map((run) => ({
+              key: run.started_at_ms,
+              value: run.duration_ms,
+              bad: run.outcome === "failed",
+              title: `${formatDateTime(run.started_at_ms, lng)}: ${duration(run.duration_ms, lng)}`,
+            }))}
+            top={duration(Math.max(...runs.map((run) => run.duration_ms)), lng)}
+            from={formatDateTime(runs[0].started_at_ms, lng)}
+            to={formatDateTime(runs[runs.length - 1].started_at_ms, lng)}
+            height={70}
             testId="ops-cron-chart"
           />
           <TableWrap>
@@ -223,6 +302,23 @@ export default function AdminOperations() {
       )}
     </section>
   );
+}
+
+/** The last hour, a bar per minute (minutes without settled orders are empty bars), oldest first. */
+function lagMinutes(rows: Operations["settlement_lag"], now_ms: number): Operations["settlement_lag"] {
+  const byMinute = new Map(rows.map((m) => [m.minute_ms, m]));
+  const last = Math.floor(now_ms / 60_000) * 60_000;
+  return Array.from({ length: 60 }, (_, i) => {
+    const minute_ms = last - (59 - i) * 60_000;
+    return (
+      byMinute.get(minute_ms) ?? {
+        minute_ms,
+        orders: 0,
+        max_lag_ms: 0,
+        avg_lag_ms: 0,
+      }
+    );
+  });
 }
 
 function Stat({ label, value }: { label: string; value: string }) {

@@ -31,7 +31,7 @@ describe("the cron's record", () => {
   it("the scheduled handler runs every job and writes one row for the run", async () => {
     await seed();
     const before = (await db.select({ n: sql<number>`count(*)` }).from(cron_runs))[0].n;
-    await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }) as never, testEnv as never, {} as never);
+    await worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }) as never, testEnv as never);
     const rows = await db.select().from(cron_runs);
     expect(rows.length).toBe(before + 1);
     const row = await latestRow();
@@ -102,7 +102,7 @@ describe("the cron's record", () => {
         return (query: string) => (/pool_orders|miner_machines/.test(query) ? (() => { throw new Error("no such table: pool_orders"); })() : target.prepare(query));
       },
     });
-    await expect(worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }) as never, { ...testEnv, DB: failing } as never, {} as never)).rejects.toThrow(/earn_sweep/);
+    await expect(worker.scheduled(createScheduledController({ cron: "* * * * *", scheduledTime: Date.now() }) as never, { ...testEnv, DB: failing } as never)).rejects.toThrow(/earn_sweep/);
     const row = await latestRow();
     expect(row.outcome).toBe("failed");
     const jobs = JSON.parse(row.jobs_json) as { name: string; ok: boolean }[];
