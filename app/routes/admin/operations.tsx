@@ -48,6 +48,9 @@ type Operations = {
   }[];
 };
 
+/** The cron chart's width in runs (the API's last hour): bars keep their width as runs come in. */
+const CRON_SLOTS = 60;
+
 /** The page asks again this often while it is visible. */
 const REFRESH_MS = 5_000;
 
@@ -257,15 +260,18 @@ export default function AdminOperations() {
           <p className="muted">{t("operations.chart_cron")}</p>
           <BarChart
             label={t("operations.chart_cron")}
-            bars={runs.map((run) => ({
-              key: run.started_at_ms,
-              value: run.duration_ms,
-              bad: run.outcome === "failed",
-              title: `${formatDateTime(run.started_at_ms, lng)}: ${duration(run.duration_ms, lng)}`,
-            }))}
+            bars={[
+              ...Array.from({ length: Math.max(0, CRON_SLOTS - runs.length) }, (_, k) => ({ key: `pad${k}`, value: 0, title: "", empty: true })),
+              ...runs.map((run) => ({
+                key: run.started_at_ms,
+                value: run.duration_ms,
+                bad: run.outcome === "failed",
+                title: `${formatDateTime(run.started_at_ms, lng)}: ${duration(run.duration_ms, lng)}`,
+              })),
+            ]}
             top={duration(Math.max(...runs.map((run) => run.duration_ms)), lng)}
-            from={formatDateTime(runs[0].started_at_ms, lng)}
-            to={formatDateTime(runs[runs.length - 1].started_at_ms, lng)}
+            from={ago(CRON_SLOTS, lng)}
+            to={ago(0, lng)}
             height={70}
             testId="ops-cron-chart"
           />
