@@ -19,6 +19,8 @@ const OWN_WORKERD = [
   "tests/api/earn/pages.test.ts",
   "tests/api/earn/pool.test.ts",
   "tests/api/transparency/*.test.ts",
+  // Readiness and the cron's record judge the whole world (feeds, overdue orders, the log's inbox).
+  "tests/api/ops/*.test.ts",
 ];
 
 /** Files whose workerd has the log's witnesses configured (decision 108); each its own workerd too. */

@@ -97,6 +97,7 @@ function consolePages(route) {
     route("earn", "routes/admin/earn.tsx"); // /admin/earn: pool products and miner plans; terms read-only while anything bought under them runs
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
     route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log
+    route("operations", "routes/admin/operations.tsx"); // /admin/operations: readiness checks, feeds, settlement lag and cron runs, live (read-only)
     route("service", "routes/admin/service.tsx"); // /admin/service: customer-service inbox: conversations live, the chat, the customer's profile and balances, canned replies
   });
 }

@@ -8,11 +8,8 @@ import { inProcessApi, inProcessFetch } from "./api/in-process";
 import type { Env } from "./env";
 import { handleWebSocket } from "./ws";
 import { serveFile } from "./files";
-import { sweepOverdueOrders } from "./sweep";
-import { sweepEarn } from "./earn-sweep";
 import { withInvocationDb } from "./db/limits";
-import { pruneIfDue } from "./domain/retention/prune";
-import { liabilitiesIfDue, pokeLog } from "./transparency-log";
+import { runCron } from "./cron";
 import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } from "./page-security";
 import { APP_ENVS, appEnvOf, walletOf } from "./mode";
 import { checkMoneyMode } from "./domain/ledger/money-mode";
@@ -87,15 +84,14 @@ export default {
   },
 
   /**
-   * The settlement sweep (cron, every minute): a backstop for alarms that did not run; and the
-   * earn sweep, which pays each completed day of pool orders and miner machines.
+   * The minute cron: its jobs (the settlement and earn sweeps, the log's poke and daily
+   * snapshot) are listed in worker/cron.ts, which records each run in `cron_runs`. A run with a
+   * failed job throws after recording it, so the platform's cron events show it failed too.
    */
-  async scheduled(_controller, env, ctx) {
+  async scheduled(_controller, env) {
     const reason = await refusalOf(env);
     if (reason) return void refused(reason);
-    // One view for both: D1's per-invocation limits are shared by everything this run does.
-    const limited = withInvocationDb(env);
-    // Then the log: what the sweeps wrote, and anything a lost poke left in its inbox.
-    ctx.waitUntil(Promise.allSettled([sweepOverdueOrders(limited), sweepEarn(limited), pruneIfDue(limited, Date.now())]).then(() => Promise.all([pokeLog(env), liabilitiesIfDue(env)])));
+    const run = await runCron(env);
+    if (run.outcome === "failed") throw new Error(`cron run failed: ${run.jobs.filter((j) => !j.ok).map((j) => j.name).join(", ")}`);
   },
 } satisfies ExportedHandler<Env>;

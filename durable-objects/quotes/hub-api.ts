@@ -14,6 +14,21 @@ export type HubConfig = { symbol: string; feed_symbol: string; start_price_e8: n
 
 export type HubStats = { peak_queries: number; order_groups: number; orders_grouped: number; order_write_ms: number };
 
+/**
+ * A hub's feed and load as readiness and the console's operations page read them: the latest
+ * tick's time (an exchange feed's as delivered; the simulation's as an order would get it), the open quote sockets against
+ * the cap, and the order groups written since this instance started.
+ */
+export type HubHealth = {
+  feed: "exchange" | "simulation" | "none";
+  latest_tick_ms: number | null;
+  sockets: number;
+  socket_cap: number;
+  order_groups: number;
+  orders_grouped: number;
+  order_write_ms: number;
+};
+
 export type PlaceAsResult = { status: "unauthorized" } | { status: "too_fast"; retry_after_ms: number } | { status: "placed"; user_id: number; result: PlaceResult };
 
 export type HubQuote = QuoteBlock & { simulated: boolean };
@@ -53,4 +68,6 @@ export interface QuoteHubApi extends Rpc.DurableObjectBranded {
   exposure(since_ms: number): Promise<ExposureView>;
   /** For the benches: the most D1 queries one invocation of this isolate made, and the order groups written. */
   stats(): Promise<HubStats>;
+  /** The feed's latest tick and the hub's load (readiness, the operations page). */
+  health(): Promise<HubHealth>;
 }

@@ -7,7 +7,7 @@ import { socketRefusal } from "../../worker/ws-answer";
 import { openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
 import { feedKey, simRandom, simSeeds } from "./feed";
-import type { ExposureView, HubConfig, HubQuote, HubStats, PlaceAsResult, QuoteHubApi } from "./hub-api";
+import type { ExposureView, HubConfig, HubHealth, HubQuote, HubStats, PlaceAsResult, QuoteHubApi } from "./hub-api";
 import { SessionCache } from "./session-cache";
 import { PendingEntries } from "./entries";
 import { OrderRates } from "./order-rates";
@@ -167,6 +167,22 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
 
   async stats(): Promise<HubStats> {
     return { peak_queries: peakQueries(), order_groups: this.intake.written.groups, orders_grouped: this.intake.written.orders, order_write_ms: this.intake.written.write_ms };
+  }
+
+  async health(): Promise<HubHealth> {
+    const w = this.intake.written;
+    // The simulation has a price whenever asked (an order gets the same fresh tick); an
+    // exchange feed only has what its upstream delivered.
+    const latest = this.simulated ? await this.latest() : this.prices.store.latest();
+    return {
+      feed: feedKind(this.env),
+      latest_tick_ms: latest?.ts_ms ?? null,
+      sockets: this.ctx.getWebSockets().length,
+      socket_cap: quoteSocketCap(this.env),
+      order_groups: w.groups,
+      orders_grouped: w.orders,
+      order_write_ms: w.write_ms,
+    };
   }
 
   /** The beat: this second's tick, the feed kept open, due orders settled, exposure logged. */

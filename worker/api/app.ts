@@ -3,7 +3,7 @@ import { lazyDb } from "../db/client";
 import { detectLang, detectLangEarly } from "../middleware/lang";
 import { readInput } from "../middleware/input";
 import { translate } from "../i18n";
-import { ApiError, fail } from "./envelope";
+import { ApiError, fail, ok } from "./envelope";
 import { adminApi } from "./resources/admin";
 import { adminMoneyApi } from "./resources/admin-money";
 import { adminUsersApi } from "./resources/admin-users";
@@ -29,6 +29,9 @@ import { kefuApi, serviceApi } from "./resources/service";
 import { adminServiceApi } from "./resources/admin-service";
 import { notificationsApi } from "./resources/notifications";
 import { adminProofApi, proofApi } from "./resources/proof";
+import { adminOperationsApi } from "./resources/admin-operations";
+import { readiness } from "../observability/readiness";
+import { isolateStartedMs } from "./isolate";
 import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
 import { pokeLog } from "../transparency-log";
@@ -72,6 +75,7 @@ export function createApi() {
     for (const [name, value] of API_SECURITY_HEADERS) if (!h.has(name)) h.set(name, value);
   });
   app.use("*", detectLangEarly, async (c, next) => {
+    isolateStartedMs();
     c.set("db", lazyDb(() => c.env.DB));
     await next();
   });
@@ -90,6 +94,12 @@ export function createApi() {
     const mode = modeOf(c.env);
     const ready = mode !== "unready";
     return c.json({ code: ready ? 1 : 0, msg: translate(c.get("locale"), ready ? "errors.ok" : "errors.feed_unavailable"), data: { time_ms: Date.now(), mode, ready } }, ready ? 200 : 503);
+  });
+  // Readiness (decision 130): every check with its value and threshold; 503 naming each failing one.
+  app.get("/health/ready", async (c) => {
+    const r = await readiness(c.env, c.get("db"), { now_ms: Date.now(), isolate_started_ms: isolateStartedMs() });
+    if (!r.ready) throw new ApiError("errors.not_ready", 503, { checks: r.failing.join(", ") }, { ...r });
+    return ok(c, r);
   });
   app.route("/user", userApi);
   app.route("/user", devicesApi);
@@ -124,6 +134,7 @@ export function createApi() {
   app.route("/service", serviceApi);
   app.route("/proof", proofApi);
   app.route("/admin/proof", adminProofApi);
+  app.route("/admin", adminOperationsApi);
   app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));

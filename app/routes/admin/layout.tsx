@@ -83,6 +83,9 @@ export default function AdminLayout() {
           </NavLink>
           <NavLink to="/admin/ledger">{t("nav_ledger")}</NavLink>
           <NavLink to="/admin/audit">{t("nav_audit")}</NavLink>
+          <NavLink to="/admin/operations" data-testid="nav-operations">
+            {t("operations.nav")}
+          </NavLink>
           <NavLink to="/admin/content">{t("nav_content")}</NavLink>
           <NavLink to="/admin/service" data-testid="nav-service">
             {ts("inbox.nav")}
