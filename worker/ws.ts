@@ -8,6 +8,7 @@ import type { ServerMessage } from "../durable-objects/protocol";
 import { socketRefusal } from "./ws-answer";
 import { serviceSocket } from "./service-sockets";
 import { withSession } from "../durable-objects/page-sockets";
+import { logError } from "./observability/log";
 
 /**
  * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
@@ -68,7 +69,7 @@ export async function notifyUser(env: Env, user_id: number, message: ServerMessa
   try {
     await env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(user_id))).publish(message);
   } catch (err) {
-    console.error("notifyUser failed", user_id, err);
+    logError("channel.notify_failed", { user_id, err });
   }
 }
 

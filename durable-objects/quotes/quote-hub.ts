@@ -23,6 +23,7 @@ import { pokeLog } from "../../worker/transparency-log";
 import { TICK_MS } from "./simulation";
 import { writeSimLog } from "./sim-log";
 import { openUpstream, UpstreamFeed } from "./upstream";
+import { logError } from "../../worker/observability/log";
 
 export type { HubConfig } from "./hub-api";
 
@@ -78,7 +79,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     now: () => Date.now(),
     background: (work) => this.ctx.waitUntil(work),
   });
-  private readonly upstream = new UpstreamFeed({ open: openUpstream, now: () => Date.now(), later: (fn, ms) => void setTimeout(fn, ms), random: Math.random, onTick: (t) => this.prices.ingest(t), log: (...parts) => console.error(...parts) });
+  private readonly upstream = new UpstreamFeed({ open: openUpstream, now: () => Date.now(), later: (fn, ms) => void setTimeout(fn, ms), random: Math.random, onTick: (t) => this.prices.ingest(t), log: (event, fields) => logError(event, fields) });
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -178,7 +179,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
         this.prices.keepBeat(now);
         if (feedKind(this.env) === "exchange") this.upstream.keep(this.env, this.config.feed_symbol);
         await this.intake.currentProduct();
-        await this.entries.flush(Date.now()).catch((err) => console.error("order entries", err));
+        await this.entries.flush(Date.now()).catch((err) => logError("order.entries_failed", { symbol: this.config?.symbol, err }));
         more = (await this.settle(now)).more;
         if (this.intake.loaded) this.exposureLog.record(Date.now(), this.intake.openExposure());
         await this.logSim();

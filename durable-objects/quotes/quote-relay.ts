@@ -22,6 +22,7 @@ import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
 import { quoteSocketCap } from "./quote-hub";
+import { logError } from "../../worker/observability/log";
 
 /** A held quote block younger than this greets new pages without asking the hub. */
 const GREETING_FRESH_MS = 1_000;
@@ -78,7 +79,7 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
       this.upstream = ws;
       return ws;
     } catch (err) {
-      console.error("quote relay: hub unreachable", this.symbol, err);
+      logError("relay.hub_unreachable", { symbol: this.symbol, err });
       return null;
     }
   }

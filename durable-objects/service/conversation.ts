@@ -15,6 +15,7 @@ import { encode, parseServiceClientMessage, refusalClose, SERVICE_FRAME_MAX, typ
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
 import { Sequencer } from "./sequencer";
 import { sendErrorOf } from "./send-errors";
+import { logError } from "../../worker/observability/log";
 
 /** Who a socket is, fixed at the (authenticated) upgrade. */
 type Attachment = { side: Side; conversation_id: number; operator_id: number | null; operator_name: string | null; locale: LocaleKey };
@@ -194,7 +195,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
       this.serial(async () => {
         this.flushQueued = false;
         await this.writePending();
-      }).catch((err) => console.error("service flush failed; the alarm retries", err));
+      }).catch((err) => logError("service.flush_failed", { retry: "alarm", err }));
     }, FLUSH_DELAY_MS.min + Math.random() * FLUSH_DELAY_MS.jitter);
   }
 
@@ -213,7 +214,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
       this.seq.markFlushed(rows.map((r) => r.id));
       const user_id = conversation?.user_id ?? null;
       if (user_id !== null && rows.some((r) => r.author === "operator")) {
-        this.ctx.waitUntil(notifyUser(this.env, user_id, { type: "service", unread: unread.visitor }).catch((err) => console.error("service notify failed", rows[0].conversation_id, err)));
+        this.ctx.waitUntil(notifyUser(this.env, user_id, { type: "service", unread: unread.visitor }).catch((err) => logError("service.notify_failed", { conversation_id: rows[0].conversation_id, err })));
       }
       if (noticed && user_id !== null) this.ctx.waitUntil(deliverNotices(this.env, [user_id], rows.find((r) => r.author === "operator")!.created_at_ms));
     }
@@ -228,7 +229,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
    * wait in the inbox's journal, whose alarm asks for the flush (decision 105).
    */
   async alarm() {
-    await this.flush().catch((err) => console.error("service flush failed", err));
+    await this.flush().catch((err) => logError("service.flush_failed", { err }));
   }
 
   async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
@@ -365,7 +366,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
       await this.inbox().publish({ type: "inbox", conversation_id: c.id, unread, last_message_at_ms: c.last_message_at_ms, status: c.status, assigned_operator_id: c.assigned_operator_id });
       if (visitor_unread !== null && c.user_id !== null) await notifyUser(this.env, c.user_id, { type: "service", unread: visitor_unread });
     } catch (err) {
-      console.error("service notify failed", c.id, err);
+      logError("service.notify_failed", { conversation_id: c.id, err });
     }
   }
 }

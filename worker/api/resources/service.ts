@@ -21,6 +21,7 @@ import { id } from "../fields";
 import { isInProcessRequest } from "../in-process-mark";
 import type { AppEnv } from "../types";
 import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
+import { logError } from "../../observability/log";
 
 const ContextInput = z.object({ kind: z.enum(CONTEXT_KINDS, { error: "errors.invalid_field" }), ref_id: id() });
 const OpenBody = z.object({ context: ContextInput.optional(), context_kind: z.string().optional(), context_ref_id: z.unknown().optional() }).transform((b) => {
@@ -158,6 +159,6 @@ export async function handOverAtSignIn(c: Context<AppEnv>, user_id: number): Pro
   } catch (err) {
     // The sign-in itself succeeded (its session exists): a failed hand-over must not turn it into
     // an error. The guest keeps the cookie and their conversation, and the next sign-in tries again.
-    console.error("service hand-over failed", user_id, err);
+    logError("service.handover_failed", { user_id, err });
   }
 }
