@@ -8,7 +8,7 @@ import type { ServerMessage } from "../durable-objects/protocol";
 import { socketRefusal } from "./ws-answer";
 import { serviceSocket } from "./service-sockets";
 import { withSession } from "../durable-objects/page-sockets";
-import { logError } from "./observability/log";
+import { currentRequestId, logError } from "./observability/log";
 
 /**
  * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
@@ -53,6 +53,9 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
     const relay = env.QUOTE_RELAY.get(env.QUOTE_RELAY.idFromName(`${product.symbol}#${pick}`));
     const headers = new Headers(request.headers);
     headers.set("x-quote-symbol", product.symbol);
+    // The relay's lines carry the upgrade's request id.
+    const request_id = currentRequestId();
+    if (request_id) headers.set("x-request-id", request_id);
     return relay.fetch(new Request(request, { headers }));
   }
   return json(request, 404, "errors.not_found");

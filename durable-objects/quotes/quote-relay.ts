@@ -22,7 +22,7 @@ import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
 import { quoteSocketCap } from "./quote-hub";
-import { logError } from "../../worker/observability/log";
+import { logError, withRequest } from "../../worker/observability/log";
 
 /** A held quote block younger than this greets new pages without asking the hub. */
 const GREETING_FRESH_MS = 1_000;
@@ -35,7 +35,13 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
   private symbol: string | null = null;
   private latestQuote: { message: ServerMessage; at_ms: number } | null = null;
 
+  /** A page's socket, under the upgrade's request id (the Worker sends it along): the relay's lines carry it. */
   async fetch(request: Request): Promise<Response> {
+    const request_id = request.headers.get("x-request-id");
+    return request_id ? withRequest({ request_id, route: "/ws/quotes/:symbol" }, () => this.serve(request)) : this.serve(request);
+  }
+
+  private async serve(request: Request): Promise<Response> {
     const symbol = request.headers.get("x-quote-symbol");
     if (!symbol) return new Response("relay: no symbol", { status: 400 });
     if (this.ctx.getWebSockets().length >= quoteSocketCap(this.env)) return socketRefusal(request, 503, "errors.quotes_busy", { "retry-after": "5" });
