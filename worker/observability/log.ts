@@ -66,7 +66,19 @@ export function requestIdOf(headers: Headers): string {
 const SECRET_WORDS = new Set(["token", "tokens", "password", "passwd", "secret", "otp", "totp", "cookie", "authorization", "signature", "mnemonic", "seed", "private", "card", "cvv", "pin", "key", "keys"]);
 const SECRET_CODE = /^(code|codes|(recovery|totp|verify|verification|otp|one_time)_codes?)$/;
 
+/** Field names are few and fixed: each is judged once per isolate (a log line costs no regex). */
+const judged = new Map<string, boolean>();
+
 export function isSecretName(name: string): boolean {
+  let secret = judged.get(name);
+  if (secret === undefined) {
+    secret = judgeName(name);
+    if (judged.size < 10_000) judged.set(name, secret);
+  }
+  return secret;
+}
+
+function judgeName(name: string): boolean {
   const snake = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
   return SECRET_CODE.test(snake) || snake.split(/[_\-.]/).some((w) => SECRET_WORDS.has(w));
 }
