@@ -23,7 +23,7 @@ import { pokeLog } from "../../worker/transparency-log";
 import { TICK_MS } from "./simulation";
 import { writeSimLog } from "./sim-log";
 import { openUpstream, UpstreamFeed } from "./upstream";
-import { logError, withRequest } from "../../worker/observability/log";
+import { logError, underRequest } from "../../worker/observability/log";
 import { recordMetric } from "../../worker/observability/metrics";
 
 export type { HubConfig } from "./hub-api";
@@ -127,8 +127,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
 
   async placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network: string | null = null, request_id?: string): Promise<PlaceAsResult> {
     // The API request's id reaches the hub by hand (an RPC has no async context): its lines carry it.
-    if (request_id) return withRequest({ request_id, route: "QuoteHub.placeAs" }, () => this.placeFor(config, token_hash, input, network));
-    return this.placeFor(config, token_hash, input, network);
+    return underRequest(request_id, "QuoteHub.placeAs", () => this.placeFor(config, token_hash, input, network));
   }
 
   private async placeFor(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network: string | null): Promise<PlaceAsResult> {

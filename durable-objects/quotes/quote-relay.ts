@@ -22,7 +22,7 @@ import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
 import { quoteSocketCap } from "./quote-hub";
-import { logError, withRequest } from "../../worker/observability/log";
+import { logError, underRequest } from "../../worker/observability/log";
 
 /** A held quote block younger than this greets new pages without asking the hub. */
 const GREETING_FRESH_MS = 1_000;
@@ -37,8 +37,7 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
 
   /** A page's socket, under the upgrade's request id (the Worker sends it along): the relay's lines carry it. */
   async fetch(request: Request): Promise<Response> {
-    const request_id = request.headers.get("x-request-id");
-    return request_id ? withRequest({ request_id, route: "/ws/quotes/:symbol" }, () => this.serve(request)) : this.serve(request);
+    return underRequest(request.headers.get("x-request-id") ?? undefined, "/ws/quotes/:symbol", () => this.serve(request));
   }
 
   private async serve(request: Request): Promise<Response> {

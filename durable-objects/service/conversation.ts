@@ -15,7 +15,7 @@ import { encode, parseServiceClientMessage, refusalClose, SERVICE_FRAME_MAX, typ
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
 import { Sequencer } from "./sequencer";
 import { sendErrorOf } from "./send-errors";
-import { logError } from "../../worker/observability/log";
+import { logError, underRequest } from "../../worker/observability/log";
 
 /** Who a socket is, fixed at the (authenticated) upgrade. */
 type Attachment = { side: Side; conversation_id: number; operator_id: number | null; operator_name: string | null; locale: LocaleKey };
@@ -232,7 +232,12 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     await this.flush().catch((err) => logError("service.flush_failed", { err }));
   }
 
-  async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
+  /** `request_id` (the API request's, on every call that tells others): this work's lines carry it. */
+  async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, request_id?: string): Promise<Conversation | null> {
+    return underRequest(request_id, "ServiceConversation.progress", () => this.progressNow(conversation_id, reader, state, up_to_id));
+  }
+
+  private async progressNow(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
     if (!(await this.ready(conversation_id))) return null;
     const { conversation, notices_read } = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id, this.seq.meta()!.last_id));
     if (!conversation) return null;
@@ -246,7 +251,11 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     return conversation;
   }
 
-  async setStatus(operator_id: number, conversation_id: number, to: "open" | "closed"): Promise<ActionResult> {
+  async setStatus(operator_id: number, conversation_id: number, to: "open" | "closed", request_id?: string): Promise<ActionResult> {
+    return underRequest(request_id, "ServiceConversation.setStatus", () => this.setStatusNow(operator_id, conversation_id, to));
+  }
+
+  private async setStatusNow(operator_id: number, conversation_id: number, to: "open" | "closed"): Promise<ActionResult> {
     if (!(await this.ready(conversation_id))) return { status: "not_found" };
     const result = await this.serial(async () => {
       // Pending messages first: a visitor's message written later would reopen what this closes.
@@ -267,7 +276,11 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     return result;
   }
 
-  async assign(operator_id: number, conversation_id: number, to_operator_id: number | null): Promise<ActionResult> {
+  async assign(operator_id: number, conversation_id: number, to_operator_id: number | null, request_id?: string): Promise<ActionResult> {
+    return underRequest(request_id, "ServiceConversation.assign", () => this.assignNow(operator_id, conversation_id, to_operator_id));
+  }
+
+  private async assignNow(operator_id: number, conversation_id: number, to_operator_id: number | null): Promise<ActionResult> {
     const result = await assignConversation(this.db(), operator_id, conversation_id, to_operator_id, Date.now());
     if (result.status === "ok") this.ctx.waitUntil(this.tell(result.conversation, null, null));
     return result;

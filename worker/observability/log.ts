@@ -41,6 +41,11 @@ export function withRequest<T>(ctx: RequestContext, fn: () => T): T {
   return context.run(ctx, fn);
 }
 
+/** Runs `fn` under the request `request_id` when there is one (a Durable Object's RPC handed it over), else as it is. */
+export function underRequest<T>(request_id: string | undefined, route: string, fn: () => T): T {
+  return request_id ? context.run({ request_id, route }, fn) : fn();
+}
+
 /** The current request's context, if any: the API names its route pattern in it once it is matched. */
 export function currentRequest(): RequestContext | undefined {
   return context.getStore();
