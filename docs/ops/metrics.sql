@@ -4,8 +4,8 @@
 --   curl "https://api.cloudflare.com/client/v4/accounts/$ACCOUNT_ID/analytics_engine/sql" \
 --     --header "Authorization: Bearer $ANALYTICS_READ_TOKEN" --data-binary @query.sql
 --
--- The dataset is the one wrangler.toml binds as METRICS (`proofline_metrics` below; replace it
--- with the environment's dataset name). Every point's blob1 and index1 are its kind; the other
+-- The dataset is the one wrangler.toml binds as METRICS: `proofline_metrics` in production (as
+-- written below), `proofline_metrics_staging` in staging. Every point's blob1 and index1 are its kind; the other
 -- columns follow METRIC_SCHEMA in worker/observability/metrics.ts:
 --
 --   request      blob2 route, blob3 status_class, blob4 method      double1 duration_ms, double2 status
