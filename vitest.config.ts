@@ -62,7 +62,7 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
             enabled: true,
             include: [
               "@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser",
-              "hono", "hono/secure-headers", "hono/utils/http-status",
+              "hono", "hono/secure-headers", "hono/route", "hono/utils/http-status",
               "drizzle-orm", "drizzle-orm/sqlite-core", "drizzle-orm/d1", "drizzle-orm/batch",
               "zod", "viem", "viem/accounts", "viem/siwe",
               "@simplewebauthn/server", "@simplewebauthn/server/helpers", "otpauth",

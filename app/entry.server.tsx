@@ -8,6 +8,7 @@ import { NAMESPACES, RESOURCES } from "../locales";
 import { getLocale } from "./lib/i18n.server";
 import { NonceProvider } from "./lib/nonce";
 import { pageSecurityHeaders } from "../worker/page-security";
+import { logError } from "../worker/observability/log";
 
 export default async function handleRequest(
   request: Request,
@@ -37,7 +38,7 @@ export default async function handleRequest(
       nonce: loadContext.cspNonce,
       signal: request.signal,
       onError(error: unknown) {
-        if (!request.signal.aborted) console.error(error);
+        if (!request.signal.aborted) logError("page.render_failed", { err: error });
         responseStatusCode = 500;
       },
     },
@@ -53,5 +54,5 @@ export default async function handleRequest(
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status === 404) return;
-  console.error(error);
+  logError("page.error", { err: error });
 }

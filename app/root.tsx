@@ -118,10 +118,11 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
-  // The error page is a page too: it says when it is interactive, like every other.
+  // The error page is a page too: it says when it is interactive, like every other. The browser's
+  // console hears the error; on the server entry.server.tsx's handleError logged it already.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "1";
+    if (!notFound) console.error(error);
   }, []);
   return (
     <div className="screen">

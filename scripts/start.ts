@@ -11,7 +11,9 @@ const state = ".wrangler/state";
 // `npm test` has built already when it starts this for the installability check.
 await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });
 const server = await workerdServe({ port, persistTo: state, vars: { APP_ENV: "local", D1_LIMITS: "enforce" } });
-console.log(`\nProofline: ${server.url.origin}  (demo / demo12345, console /admin: operator / operator12345, then an authenticator code: README "Demo logins")\n`);
+// The demo logins only on a terminal: a test run's output holds no password (scripts/run-secrets.ts).
+const logins = process.stdout.isTTY ? "demo / demo12345, console /admin: operator / operator12345, then an authenticator code" : "logins";
+console.log(`\nProofline: ${server.url.origin}  (${logins}: README "Demo logins")\n`);
 const stop = () => server.stop().then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

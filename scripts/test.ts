@@ -2,11 +2,14 @@
  * `npm test`: the whole suite. Finds (or, as root with apt, installs) Debian's Chromium,
  * builds, runs vitest (unit + workerd API, the route and socket fuzzers, the access matrix), the
  * Playwright journeys, the route walk, the installability check against `npm start`, the crash
- * harness's short tier and the backup and restore drill, and ends with one summary line.
+ * harness's short tier and the backup and restore drill, and ends with one summary line. Everything the children print is also
+ * kept in tests/.reports/output.log, which is then searched for the secrets the run used
+ * (scripts/run-secrets.ts, decision 129): one found fails the run.
  */
-import { execSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { bin, quietEnv, run } from "./lib";
+import { execSync, spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { bin, quietEnv } from "./lib";
+import { describeHits, scanText, type SecretHit } from "./run-secrets";
 
 function findChromium(): string | null {
   for (const p of [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"]) if (p && existsSync(p)) return p;
@@ -29,6 +32,19 @@ if (!chromium) {
 
 rmSync("tests/.reports", { recursive: true, force: true });
 mkdirSync("tests/.reports", { recursive: true });
+const OUTPUT_LOG = "tests/.reports/output.log";
+const output = createWriteStream(OUTPUT_LOG);
+
+/** Runs a command, its output on this terminal and in OUTPUT_LOG too; rejects on a non-zero exit. */
+function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["inherit", "pipe", "pipe"], env: opts.env ?? quietEnv });
+    child.stdout.on("data", (chunk: Buffer) => (process.stdout.write(chunk), output.write(chunk)));
+    child.stderr.on("data", (chunk: Buffer) => (process.stderr.write(chunk), output.write(chunk)));
+    child.on("error", reject);
+    child.on("close", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited with ${code ?? signal}`))));
+  });
+}
 await run(bin("remix"), ["build"]);
 
 const failures: string[] = [];
@@ -106,6 +122,17 @@ for (const [runner, report] of [["playwright", "tests/.reports/playwright.json"]
   failed += p.stats.unexpected + p.stats.flaky;
   for (const suite of p.suites ?? []) badSpecs(suite, [suite.title], failedNames, runner);
 }
+// No secret the run used in anything it printed or reported (decision 129): named by file, line and kind, never shown.
+await new Promise((done) => output.end(done));
+const secretHits: SecretHit[] = [];
+for (const file of [OUTPUT_LOG, "tests/.reports/vitest.json", "tests/.reports/playwright.json", "tests/.reports/walk.json"]) {
+  if (existsSync(file)) secretHits.push(...scanText(readFileSync(file, "utf8"), file));
+}
+if (secretHits.length) {
+  failures.push("secrets");
+  failedNames.push(`secrets  the run's output holds secrets it used:\n${describeHits(secretHits).replace(/^/gm, "          ")}`);
+}
+
 if (failures.length && failed === 0) failed = 1; // a runner that crashed before reporting still fails
 if (failures.length || failedNames.length) console.log(`\nfailed: ${[...failures.filter((f) => ["installable", "crash", "ops:drill"].includes(f)), ...failedNames].join("\n        ") || failures.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -14,6 +14,8 @@ import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } f
 import { APP_ENVS, appEnvOf, walletOf } from "./mode";
 import { checkMoneyMode } from "./domain/ledger/money-mode";
 import { getDb } from "./db/client";
+import { logError } from "./observability/log";
+import { observeRequest } from "./observability/request";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
 export { QuoteHub } from "../durable-objects/quotes/quote-hub";
@@ -32,8 +34,7 @@ let remix: Promise<ReturnType<typeof createRequestHandler>> | undefined;
 const remixHandler = () => (remix ??= import("../build/server/index.js").then((build) => createRequestHandler(build as unknown as ServerBuild)));
 
 /** Where a request goes: the API, a socket, a private file, or a page. */
-async function route(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const { pathname } = new URL(request.url);
+async function route(request: Request, pathname: string, env: Env, ctx: ExecutionContext): Promise<Response> {
   if (pathname === "/api" || pathname.startsWith("/api/")) return api.fetch(request, env, ctx);
   if (pathname.startsWith("/ws/")) return handleWebSocket(request, env);
   if (pathname.startsWith("/files/")) return serveFile(request, env);
@@ -71,16 +72,20 @@ function refusalOf(env: Env): Promise<string | null> {
 
 /** What a refused deployment answers: the envelope, 503, and the reason in the log only. */
 function refused(reason: string): Response {
-  console.error("refusing to serve:", reason);
+  logError("deploy.refused", { reason });
   return Response.json({ code: 0, msg: "This deployment is misconfigured and serves nothing until an operator fixes it.", data: { error: "misconfigured" } }, { status: 503 });
 }
 
 export default {
+  /** Every request under its id (`x-request-id` on the answer), with one `http.request` line and metric point. */
   async fetch(request, rawEnv, ctx) {
-    const env = withInvocationDb(rawEnv);
-    const reason = await refusalOf(rawEnv);
-    if (reason) return refused(reason);
-    return withSecureCookies(await route(request, env, ctx), request, env);
+    const { pathname } = new URL(request.url);
+    return observeRequest(request, pathname, rawEnv.METRICS, async () => {
+      const env = withInvocationDb(rawEnv);
+      const reason = await refusalOf(rawEnv);
+      if (reason) return refused(reason);
+      return withSecureCookies(await route(request, pathname, env, ctx), request, env);
+    });
   },
 
   /**

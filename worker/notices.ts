@@ -8,6 +8,7 @@ import { unreadCounts } from "./domain/notifications/centre";
 import type { Env } from "./env";
 import { pushNew } from "./push/send";
 import { notifyUser } from "./ws";
+import { logError } from "./observability/log";
 
 export async function deliverNotices(env: Env, user_ids: readonly number[], created_at_ms: number): Promise<void> {
   await tellNoticeCounts(env, user_ids);
@@ -20,6 +21,6 @@ export async function tellNoticeCounts(env: Env, user_ids: readonly number[]): P
     const counts = await unreadCounts(getDb(env.DB), user_ids);
     await Promise.all([...counts].map(([user_id, unread]) => notifyUser(env, user_id, { type: "notice", ...unread })));
   } catch (err) {
-    console.error("notice counts not told", err);
+    logError("notice.counts_failed", { err });
   }
 }

@@ -12,6 +12,7 @@ import type { Db } from "./db/client";
 import { service_conversations } from "./db/schema";
 import type { Env } from "./env";
 import { forgetSessions } from "./quotes";
+import { logError } from "./observability/log";
 
 export type { EndedSessions };
 
@@ -34,6 +35,6 @@ async function closeSockets(env: Env, db: Db, user_id: number, which: EndedSessi
       ...conversations.map((row) => env.SERVICE_CONVERSATION.get(env.SERVICE_CONVERSATION.idFromName(String(row.id))).closeSessions(which)),
     ]);
   } catch (err) {
-    console.error("closing ended sessions' sockets failed", user_id, err);
+    logError("session.close_sockets_failed", { user_id, err });
   }
 }

@@ -5,6 +5,7 @@
  * outlives a test file's storage.
  */
 import type { Env } from "./env";
+import { logError } from "./observability/log";
 
 type LogEnv = Pick<Env, "LOG_SEQUENCER" | "APP_ENV">;
 
@@ -18,7 +19,7 @@ export async function pokeLog(env: LogEnv): Promise<void> {
     await logSequencer(env).poke();
   } catch (err) {
     // The write it follows has happened; the next poke or the cron appends it.
-    console.error("transparency log poke failed", err);
+    logError("log.poke_failed", { err });
   }
 }
 
@@ -28,6 +29,6 @@ export async function liabilitiesIfDue(env: LogEnv): Promise<void> {
   try {
     await logSequencer(env).liabilitiesIfDue();
   } catch (err) {
-    console.error("liabilities snapshot failed", err);
+    logError("log.liabilities_failed", { err });
   }
 }

@@ -8,6 +8,7 @@ import type { ServerMessage } from "../durable-objects/protocol";
 import { socketRefusal } from "./ws-answer";
 import { serviceSocket } from "./service-sockets";
 import { withSession } from "../durable-objects/page-sockets";
+import { currentRequestId, logError } from "./observability/log";
 
 /**
  * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
@@ -52,6 +53,9 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
     const relay = env.QUOTE_RELAY.get(env.QUOTE_RELAY.idFromName(`${product.symbol}#${pick}`));
     const headers = new Headers(request.headers);
     headers.set("x-quote-symbol", product.symbol);
+    // The relay's lines carry the upgrade's request id.
+    const request_id = currentRequestId();
+    if (request_id) headers.set("x-request-id", request_id);
     return relay.fetch(new Request(request, { headers }));
   }
   return json(request, 404, "errors.not_found");
@@ -68,7 +72,7 @@ export async function notifyUser(env: Env, user_id: number, message: ServerMessa
   try {
     await env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(user_id))).publish(message);
   } catch (err) {
-    console.error("notifyUser failed", user_id, err);
+    logError("channel.notify_failed", { user_id, err });
   }
 }
 

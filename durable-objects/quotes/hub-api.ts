@@ -51,8 +51,9 @@ export interface QuoteHubApi extends Rpc.DurableObjectBranded {
    * Places an order for the session whose token hashes to `token_hash`, resolved from the hub's
    * memory of sessions (decision 106): the order's path reads nothing from D1. Limited per
    * session and per `network` (decision 124): past the rate, nothing is read or written.
+   * `request_id` is the API request's: the hub's lines of this order carry it.
    */
-  placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network?: string | null): Promise<PlaceAsResult>;
+  placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network?: string | null, request_id?: string): Promise<PlaceAsResult>;
   /** A session ended (write-through): the next order under it reads D1 and is refused. */
   forgetSessions(which: { token_hash?: string; user_id?: number }): Promise<void>;
   latest(): Promise<Tick | null>;

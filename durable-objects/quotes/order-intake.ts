@@ -83,9 +83,10 @@ export class OrderIntake {
   /**
    * `feed` names where the hub's ticks come from, written on each order ("simulation" when
    * absent); `wallet` whose money orders stake ("real" when absent); `onWritten` hears each
-   * order written (the hub stores its entry at the next tick).
+   * order written (the hub stores its entry at the next tick); `onGroup` each group's size and
+   * write time (the hub's `order_group` metric point).
    */
-  constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number; feed?: () => string; wallet?: () => Wallet; onWritten?: (orders: readonly Order[]) => void }) {}
+  constructor(private readonly deps: { market: Market; symbol: () => string; now: () => number; feed?: () => string; wallet?: () => Wallet; onWritten?: (orders: readonly Order[]) => void; onGroup?: (orders: number, write_ms: number) => void }) {}
 
   /** Places an order at the latest tick; orders arriving while a write is in flight join the next batch. */
   async place(input: PlaceOrder, latest: () => Promise<Tick | null>): Promise<PlaceResult> {
@@ -250,7 +251,9 @@ export class OrderIntake {
       const results = await this.deps.market.write(group.map((g) => g.order));
       this.written.groups++;
       this.written.orders += group.length;
-      this.written.write_ms += this.deps.now() - started_ms;
+      const write_ms = this.deps.now() - started_ms;
+      this.written.write_ms += write_ms;
+      this.deps.onGroup?.(group.length, write_ms);
       // A group refused for old terms: the product is read again before the next order.
       if (results.some((r) => r.status === "terms_changed")) this.product = null;
       this.deps.onWritten?.(results.flatMap((r) => (r.status === "ok" && !r.replayed ? [r.order] : [])));

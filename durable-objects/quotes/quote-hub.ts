@@ -23,6 +23,8 @@ import { pokeLog } from "../../worker/transparency-log";
 import { TICK_MS } from "./simulation";
 import { writeSimLog } from "./sim-log";
 import { openUpstream, UpstreamFeed } from "./upstream";
+import { logError, underRequest } from "../../worker/observability/log";
+import { recordMetric } from "../../worker/observability/metrics";
 
 export type { HubConfig } from "./hub-api";
 
@@ -60,6 +62,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     feed: () => (this.simulated ? "simulation" : `binance:${feedKey(this.config!.feed_symbol)}`),
     wallet: () => walletOf(this.env),
     onWritten: (orders) => this.entries.add(orders.map((o) => ({ id: o.id, user_id: o.user_id, accepted_at_ms: o.created_at_ms }))),
+    onGroup: (orders, write_ms) => recordMetric(this.env.METRICS, "order_group", { symbol: this.config!.symbol, orders, write_ms }),
   });
   /** How fast each session and network may place orders here (decision 124). */
   private readonly rates = new OrderRates();
@@ -78,7 +81,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     now: () => Date.now(),
     background: (work) => this.ctx.waitUntil(work),
   });
-  private readonly upstream = new UpstreamFeed({ open: openUpstream, now: () => Date.now(), later: (fn, ms) => void setTimeout(fn, ms), random: Math.random, onTick: (t) => this.prices.ingest(t), log: (...parts) => console.error(...parts) });
+  private readonly upstream = new UpstreamFeed({ open: openUpstream, now: () => Date.now(), later: (fn, ms) => void setTimeout(fn, ms), random: Math.random, onTick: (t) => this.prices.ingest(t), log: (event, fields) => logError(event, fields) });
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -122,7 +125,12 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     return this.intake.place(input, () => this.latest());
   }
 
-  async placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network: string | null = null): Promise<PlaceAsResult> {
+  async placeAs(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network: string | null = null, request_id?: string): Promise<PlaceAsResult> {
+    // The API request's id reaches the hub by hand (an RPC has no async context): its lines carry it.
+    return underRequest(request_id, "QuoteHub.placeAs", () => this.placeFor(config, token_hash, input, network));
+  }
+
+  private async placeFor(config: HubConfig, token_hash: string, input: Omit<PlaceOrder, "user_id">, network: string | null): Promise<PlaceAsResult> {
     const rate = this.rates.take(token_hash, network, Date.now());
     if (!rate.ok) return { status: "too_fast", retry_after_ms: rate.retry_after_ms };
     const user_id = await this.sessions.userOf(token_hash);
@@ -194,11 +202,12 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
         this.prices.keepBeat(now);
         if (feedKind(this.env) === "exchange") this.upstream.keep(this.env, this.config.feed_symbol);
         await this.intake.currentProduct();
-        await this.entries.flush(Date.now()).catch((err) => console.error("order entries", err));
+        await this.entries.flush(Date.now()).catch((err) => logError("order.entries_failed", { symbol: this.config?.symbol, err }));
         more = (await this.settle(now)).more;
         if (this.intake.loaded) this.exposureLog.record(Date.now(), this.intake.openExposure());
         await this.logSim();
         if (now % 60_000 < TICK_MS) {
+          this.reportFeed(now);
           this.prices.prune(now);
           this.exposureLog.prune(now);
         }
@@ -209,6 +218,17 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
       const next = Date.now();
       await this.ctx.storage.setAlarm(more ? next : next + TICK_MS - (next % TICK_MS) || TICK_MS);
     }
+  }
+
+  /**
+   * The feed's minute point: how old the latest tick is (a stalled feed grows it) and how many
+   * sockets this hub holds (pages, or relays when QUOTE_RELAYS spreads the pages over them).
+   */
+  private reportFeed(now_ms: number) {
+    if (!this.config) return;
+    const latest = this.prices.store.latest();
+    const feed = this.simulated ? "simulation" : `binance:${feedKey(this.config.feed_symbol)}`;
+    recordMetric(this.env.METRICS, "feed", { symbol: this.config.symbol, feed, age_ms: latest ? now_ms - latest.ts_ms : -1, sockets: this.ctx.getWebSockets().length });
   }
 
   private logPokePending = false;
@@ -244,7 +264,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   }
 
   private async settle(now: number): Promise<SettleRun> {
-    if (!this.config) return { settled: 0, already: 0, more: false };
+    if (!this.config) return { settled: 0, already: 0, more: false, oldest_delivery_at_ms: null };
     const channel = (user_id: number) => this.channel(user_id);
     // The owners told of this run: their `orders_settled` notices (written at `now`) go to their devices after.
     const owners = new Set<number>();
@@ -252,6 +272,8 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     const deps = { ticks: this.prices.store, exposure: this.intake, notify, keepBeat: () => this.prices.keepBeat(Date.now()) };
     const db = getDb(invocationDb(this.env));
     const run = await settleDue(deps, d1DueOrders(db), this.config.symbol, now);
+    // The round's point: how many orders, and how long after its delivery the oldest was settled.
+    if (run.settled > 0) recordMetric(this.env.METRICS, "settlement", { symbol: this.config.symbol, orders: run.settled, lag_ms: Date.now() - (run.oldest_delivery_at_ms ?? now) });
     if (owners.size > 0) this.ctx.waitUntil(pushNew(this.env, db, [...owners], now));
     // Settled orders and their transfers are now in the log's inbox.
     if (run.settled > 0) this.pokeLogSoon();

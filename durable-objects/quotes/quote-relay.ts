@@ -22,6 +22,7 @@ import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
 import { quoteSocketCap } from "./quote-hub";
+import { logError, underRequest } from "../../worker/observability/log";
 
 /** A held quote block younger than this greets new pages without asking the hub. */
 const GREETING_FRESH_MS = 1_000;
@@ -34,7 +35,12 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
   private symbol: string | null = null;
   private latestQuote: { message: ServerMessage; at_ms: number } | null = null;
 
+  /** A page's socket, under the upgrade's request id (the Worker sends it along): the relay's lines carry it. */
   async fetch(request: Request): Promise<Response> {
+    return underRequest(request.headers.get("x-request-id") ?? undefined, "/ws/quotes/:symbol", () => this.serve(request));
+  }
+
+  private async serve(request: Request): Promise<Response> {
     const symbol = request.headers.get("x-quote-symbol");
     if (!symbol) return new Response("relay: no symbol", { status: 400 });
     if (this.ctx.getWebSockets().length >= quoteSocketCap(this.env)) return socketRefusal(request, 503, "errors.quotes_busy", { "retry-after": "5" });
@@ -78,7 +84,7 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
       this.upstream = ws;
       return ws;
     } catch (err) {
-      console.error("quote relay: hub unreachable", this.symbol, err);
+      logError("relay.hub_unreachable", { symbol: this.symbol, err });
       return null;
     }
   }

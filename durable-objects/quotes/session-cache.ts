@@ -15,6 +15,8 @@
  * A forget that lands while a read is in flight wins: that read's answer is used once but not
  * kept (`version`), so a session ended during the read is read again next time.
  */
+import { logError } from "../../worker/observability/log";
+
 export type SessionLookup =
   | { status: "ok"; subject_id: number; expires_at_ms: number }
   | { status: "missing" | "expired" | "revoked" };
@@ -100,7 +102,7 @@ export class SessionCache {
         live = await this.deps.source.recheck(hashes, now);
       } catch (err) {
         // The entries stay until SESSION_STALE_MS, then are read before use.
-        console.error("session re-check failed", err);
+        logError("session.recheck_failed", { err });
         return;
       }
       for (const h of hashes) {

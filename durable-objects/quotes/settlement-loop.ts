@@ -44,7 +44,8 @@ export type SettlementDeps = {
   keepBeat(): void;
 };
 
-export type SettleRun = { settled: number; already: number; more: boolean };
+/** `oldest_delivery_at_ms`: the earliest delivery among the due orders taken (null: none were due), for the settlement lag. */
+export type SettleRun = { settled: number; already: number; more: boolean; oldest_delivery_at_ms: number | null };
 
 /**
  * Settles up to SETTLE_PER_INVOCATION of the symbol's due orders, 500 per database batch, and
@@ -58,10 +59,12 @@ export async function settleDue(deps: SettlementDeps, orders: DueOrders, symbol:
   let total = { settled: 0, already: 0 };
   const notices = new Notices(deps.notify);
   let more = false;
+  let oldest: number | null = null;
   for (let taken = 0; ; ) {
     const due = await orders.due(symbol, horizon, SETTLE_CHUNK);
     if (due.length === 0) break;
     taken += due.length;
+    for (const o of due) if (oldest === null || o.delivery_at_ms < oldest) oldest = o.delivery_at_ms;
     const r = await writeDue(deps, orders, due, now);
     total = { settled: total.settled + r.settled, already: total.already + r.already };
     notices.add(r.decided);
@@ -78,7 +81,7 @@ export async function settleDue(deps: SettlementDeps, orders: DueOrders, symbol:
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
   await notices.sendAll();
-  return { ...total, more };
+  return { ...total, more, oldest_delivery_at_ms: oldest };
 }
 
 /** Decides a batch of due orders from the ticks and writes it; the exposure drops by what was written. */

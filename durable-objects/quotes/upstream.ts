@@ -27,7 +27,8 @@ export type UpstreamDeps = {
   later(fn: () => void, ms: number): void;
   random(): number;
   onTick(tick: FeedTick): void;
-  log(...parts: unknown[]): void;
+  /** One structured line (the hub writes it through worker/observability/log.ts). */
+  log(event: string, fields?: Record<string, unknown>): void;
 };
 
 /** Opens an upstream WebSocket with a fetch upgrade (the parsed form is what was checked, so it is what gets fetched). */
@@ -92,7 +93,7 @@ export class UpstreamFeed {
     this.deps.open(this.stream).then(
       (ws) => (attempt === this.attempt ? this.opened(ws, attempt) : ws.close(1000, "abandoned")),
       (err) => {
-        this.deps.log("price feed connect failed", err);
+        this.deps.log("feed.upstream_connect_failed", { err });
         if (attempt === this.attempt) this.fail();
       },
     );
@@ -141,6 +142,7 @@ export class UpstreamFeed {
     } catch {
       // reported as unparseable
     }
-    this.deps.log(`price feed: upstream ${host} refused (wss to a host on PRICE_FEED_ALLOWED_HOSTS only); no connection made`);
+    // wss to a host on PRICE_FEED_ALLOWED_HOSTS only: no connection is made.
+    this.deps.log("feed.upstream_refused", { host });
   }
 }

@@ -23,11 +23,11 @@ export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
    */
   flush(conversation_id?: number): Promise<void>;
   /** `reader` received or read up to a message: recorded in D1 and told to both sides. */
-  progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null>;
+  progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, request_id?: string): Promise<Conversation | null>;
   /** Operator: closes or reopens (audit-logged, with a system message both sides see). */
-  setStatus(operator_id: number, conversation_id: number, to: "open" | "closed"): Promise<ActionResult>;
+  setStatus(operator_id: number, conversation_id: number, to: "open" | "closed", request_id?: string): Promise<ActionResult>;
   /** Operator: assigns the conversation (audit-logged); the inbox hears it. */
-  assign(operator_id: number, conversation_id: number, to_operator_id: number | null): Promise<ActionResult>;
+  assign(operator_id: number, conversation_id: number, to_operator_id: number | null, request_id?: string): Promise<ActionResult>;
   /** The guest's conversation was handed over: its guest pages are closed (they reconnect signed in). */
   handedOver(): Promise<void>;
   /** Some of the user's sessions ended: the visitor pages opened under them close (decision 119). */

@@ -15,6 +15,7 @@ import { encode, parseServiceClientMessage, refusalClose, SERVICE_FRAME_MAX, typ
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
 import { Sequencer } from "./sequencer";
 import { sendErrorOf } from "./send-errors";
+import { logError, underRequest } from "../../worker/observability/log";
 
 /** Who a socket is, fixed at the (authenticated) upgrade. */
 type Attachment = { side: Side; conversation_id: number; operator_id: number | null; operator_name: string | null; locale: LocaleKey };
@@ -194,7 +195,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
       this.serial(async () => {
         this.flushQueued = false;
         await this.writePending();
-      }).catch((err) => console.error("service flush failed; the alarm retries", err));
+      }).catch((err) => logError("service.flush_failed", { retry: "alarm", err }));
     }, FLUSH_DELAY_MS.min + Math.random() * FLUSH_DELAY_MS.jitter);
   }
 
@@ -213,7 +214,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
       this.seq.markFlushed(rows.map((r) => r.id));
       const user_id = conversation?.user_id ?? null;
       if (user_id !== null && rows.some((r) => r.author === "operator")) {
-        this.ctx.waitUntil(notifyUser(this.env, user_id, { type: "service", unread: unread.visitor }).catch((err) => console.error("service notify failed", rows[0].conversation_id, err)));
+        this.ctx.waitUntil(notifyUser(this.env, user_id, { type: "service", unread: unread.visitor }).catch((err) => logError("service.notify_failed", { conversation_id: rows[0].conversation_id, err })));
       }
       if (noticed && user_id !== null) this.ctx.waitUntil(deliverNotices(this.env, [user_id], rows.find((r) => r.author === "operator")!.created_at_ms));
     }
@@ -228,10 +229,15 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
    * wait in the inbox's journal, whose alarm asks for the flush (decision 105).
    */
   async alarm() {
-    await this.flush().catch((err) => console.error("service flush failed", err));
+    await this.flush().catch((err) => logError("service.flush_failed", { err }));
   }
 
-  async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
+  /** `request_id` (the API request's, on every call that tells others): this work's lines carry it. */
+  async progress(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number, request_id?: string): Promise<Conversation | null> {
+    return underRequest(request_id, "ServiceConversation.progress", () => this.progressNow(conversation_id, reader, state, up_to_id));
+  }
+
+  private async progressNow(conversation_id: number, reader: Side, state: "delivered" | "read", up_to_id: number): Promise<Conversation | null> {
     if (!(await this.ready(conversation_id))) return null;
     const { conversation, notices_read } = await this.serial(() => recordProgress(this.db(), conversation_id, reader, state, up_to_id, this.seq.meta()!.last_id));
     if (!conversation) return null;
@@ -245,7 +251,11 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     return conversation;
   }
 
-  async setStatus(operator_id: number, conversation_id: number, to: "open" | "closed"): Promise<ActionResult> {
+  async setStatus(operator_id: number, conversation_id: number, to: "open" | "closed", request_id?: string): Promise<ActionResult> {
+    return underRequest(request_id, "ServiceConversation.setStatus", () => this.setStatusNow(operator_id, conversation_id, to));
+  }
+
+  private async setStatusNow(operator_id: number, conversation_id: number, to: "open" | "closed"): Promise<ActionResult> {
     if (!(await this.ready(conversation_id))) return { status: "not_found" };
     const result = await this.serial(async () => {
       // Pending messages first: a visitor's message written later would reopen what this closes.
@@ -266,7 +276,11 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
     return result;
   }
 
-  async assign(operator_id: number, conversation_id: number, to_operator_id: number | null): Promise<ActionResult> {
+  async assign(operator_id: number, conversation_id: number, to_operator_id: number | null, request_id?: string): Promise<ActionResult> {
+    return underRequest(request_id, "ServiceConversation.assign", () => this.assignNow(operator_id, conversation_id, to_operator_id));
+  }
+
+  private async assignNow(operator_id: number, conversation_id: number, to_operator_id: number | null): Promise<ActionResult> {
     const result = await assignConversation(this.db(), operator_id, conversation_id, to_operator_id, Date.now());
     if (result.status === "ok") this.ctx.waitUntil(this.tell(result.conversation, null, null));
     return result;
@@ -365,7 +379,7 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
       await this.inbox().publish({ type: "inbox", conversation_id: c.id, unread, last_message_at_ms: c.last_message_at_ms, status: c.status, assigned_operator_id: c.assigned_operator_id });
       if (visitor_unread !== null && c.user_id !== null) await notifyUser(this.env, c.user_id, { type: "service", unread: visitor_unread });
     } catch (err) {
-      console.error("service notify failed", c.id, err);
+      logError("service.notify_failed", { conversation_id: c.id, err });
     }
   }
 }

@@ -6,6 +6,7 @@ import { groupStatements, writeMessageGroups, type GroupWritten, type MessageGro
 import { openPage, sendAll } from "../page-sockets";
 import type { ServerMessage } from "../protocol";
 import type { ServiceInboxApi } from "./conversation-api";
+import { logError } from "../../worker/observability/log";
 
 /** A group commit holds at most this many statements (D1 counts up to 1,000 queries an invocation). */
 const STATEMENTS_PER_COMMIT = 600;
@@ -103,7 +104,7 @@ export class ServiceInbox extends PageSocketObject implements ServiceInboxApi {
         await this.env.SERVICE_CONVERSATION.get(this.env.SERVICE_CONVERSATION.idFromName(String(conversation_id))).flush(conversation_id);
         this.forget(conversation_id, ids);
       } catch (err) {
-        console.error("service journal: flush failed; retrying", conversation_id, err);
+        logError("service.journal_flush_failed", { conversation_id, err });
       }
     }
     if (sql.exec(`SELECT 1 FROM journal LIMIT 1`).toArray().length > 0) this.armAlarm();

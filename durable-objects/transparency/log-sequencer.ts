@@ -20,6 +20,7 @@ import { b64decode } from "../../worker/domain/transparency/verify";
 import { entryOf, latestSnapshot, scrubLiabilityFiles, takeSnapshot } from "../../worker/domain/transparency/liabilities";
 import { latestSigned, witnessConfig, witnessRound, type WitnessConfig, type WitnessFetch, type WitnessOutcome } from "../../worker/domain/transparency/witnesses";
 import type { LogSequencerApi } from "./log-api";
+import { logError, logInfo } from "../../worker/observability/log";
 
 const DAY_MS = 24 * 3600_000;
 
@@ -83,7 +84,7 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
     // Once: leaves files from before decision 109 lose the user ids they named.
     if (!(await this.ctx.storage.get<boolean>("liabilities_scrubbed"))) {
       const n = await scrubLiabilityFiles(this.env.LOG);
-      if (n > 0) console.log(`liabilities: ${n} snapshot files written again without user ids`);
+      if (n > 0) logInfo("log.liabilities_scrubbed", { files: n });
       await this.ctx.storage.put("liabilities_scrubbed", true);
     }
     const latest = await latestSnapshot(getDb(this.env.DB));
@@ -117,7 +118,7 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
       return witnessConfig(this.env);
     } catch (err) {
       // Malformed: no checkpoint is published or witnessed until an operator fixes it.
-      console.error("transparency log witnesses", err);
+      logError("log.witnesses_misconfigured", { err });
       return null;
     }
   }
@@ -131,14 +132,14 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
       .then(async ({ outcomes, published }) => {
         if (published) await store.put("checkpoint", new TextEncoder().encode(published.note));
         const failed = outcomes.filter((o) => o.status !== "current" && o.status !== "cosigned");
-        for (const o of failed) console.error(`transparency log witness ${o.witness} at size ${o.tree_size}: ${o.status}${o.detail ? ` (${o.detail})` : ""}`);
+        for (const o of failed) logError("log.witness_failed", { witness: o.witness, tree_size: o.tree_size, status: o.status, detail: o.detail });
         // Leaves appended during the round are signed in a newer checkpoint: witness it next.
         const newer = outcomes.length > 0 && ((await latestSigned(getDb(this.env.DB)))?.tree_size ?? 0) > outcomes[0].tree_size;
         await this.afterRound(failed.length > 0, newer);
         return outcomes;
       })
       .catch(async (err) => {
-        console.error("transparency log witness round", err);
+        logError("log.witness_round_failed", { err });
         await this.afterRound(true, false);
         return [] as WitnessOutcome[];
       })

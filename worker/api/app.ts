@@ -36,6 +36,8 @@ import type { AppEnv } from "./types";
 import { modeOf } from "../mode";
 import { pokeLog } from "../transparency-log";
 import { afterResponse } from "./idempotency";
+import { logError } from "../observability/log";
+import { apiRequestContext } from "../observability/request";
 
 /** Writes whose Durable Object wakes the transparency log itself. */
 const POKED_BY_HUB = new Set(["/api/order/addorder"]);
@@ -67,6 +69,9 @@ const UPLOAD_PATHS = new Set(["/api/common/upload", "/api/service/upload", "/api
  */
 export function createApi() {
   const app = new Hono<AppEnv>().basePath("/api");
+
+  // First: the request's id and its route pattern, for every line the API writes (and the request's own).
+  app.use("*", apiRequestContext());
 
   // nosniff, no framing, no referrer leaks: JSON answers are never rendered as anything else.
   app.use("*", async (c, next) => {
@@ -140,8 +145,8 @@ export function createApi() {
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));
   app.onError((err, c) => {
     if (err instanceof ApiError) return fail(c, err);
-    // Unknown failures: logged with the stack for us, a plain localized envelope for the client.
-    console.error("api error", c.req.method, new URL(c.req.url).pathname, err);
+    // Unknown failures: logged under the request's id and route for us, a plain localized envelope for the client.
+    logError("api.error", { method: c.req.method, err });
     return fail(c, new ApiError("errors.internal", 500));
   });
   return app;

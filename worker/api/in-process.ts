@@ -2,6 +2,8 @@ import type { Env } from "../env";
 import type { Api } from "./app";
 import type { Envelope } from "./envelope";
 import { IN_PROCESS_HEADER, inProcessMark } from "./in-process-mark";
+import { currentRequestId } from "../observability/log";
+import { REQUEST_ID_HEADER } from "../observability/request";
 
 export { isInProcessRequest } from "./in-process-mark";
 
@@ -23,6 +25,9 @@ export function inProcessFetch(api: Api, env: Env, ctx: ExecutionContext, client
   return async (path, opts = {}) => {
     const headers = new Headers();
     headers.set(IN_PROCESS_HEADER, inProcessMark());
+    // The page's request id: its async context reaches the API too, the header is the fallback.
+    const request_id = currentRequestId();
+    if (request_id) headers.set(REQUEST_ID_HEADER, request_id);
     // The visitor's address, so per-IP limits count what they do through pages too.
     if (client_ip) headers.set("cf-connecting-ip", client_ip);
     // The visitor's browser, so a sign-in through a page records the device it came from.

@@ -19,11 +19,36 @@ export type LogFields = Record<string, unknown>;
 /** What a request carries through its async context. */
 export type RequestContext = { request_id: string; route?: string };
 
-const context = new AsyncLocalStorage<RequestContext>();
+/**
+ * The context and the sink live on the global object, once per isolate: the Remix server build
+ * bundles its own copy of this module, and its lines (entry.server.tsx) must carry the request
+ * id the Worker's copy set, and go where the Worker's go.
+ */
+type Shared = { context: AsyncLocalStorage<RequestContext>; sink: (level: LogLevel, line: string) => void };
+const SHARED = Symbol.for("proofline.observability.log");
+const shared: Shared = ((globalThis as Record<symbol, Shared | undefined>)[SHARED] ??= {
+  context: new AsyncLocalStorage<RequestContext>(),
+  sink: (level, line) => {
+    if (level === "error") console.error(line);
+    else if (level === "warn") console.warn(line);
+    else console.log(line);
+  },
+});
+const context = shared.context;
 
 /** Runs `fn` with `ctx` as the current request (its lines carry the request id). */
 export function withRequest<T>(ctx: RequestContext, fn: () => T): T {
   return context.run(ctx, fn);
+}
+
+/** Runs `fn` under the request `request_id` when there is one (a Durable Object's RPC handed it over), else as it is. */
+export function underRequest<T>(request_id: string | undefined, route: string, fn: () => T): T {
+  return request_id ? context.run({ request_id, route }, fn) : fn();
+}
+
+/** The current request's context, if any: the API names its route pattern in it once it is matched. */
+export function currentRequest(): RequestContext | undefined {
+  return context.getStore();
 }
 
 /** The current request's id, if any (to hand to a Durable Object call). */
@@ -46,7 +71,19 @@ export function requestIdOf(headers: Headers): string {
 const SECRET_WORDS = new Set(["token", "tokens", "password", "passwd", "secret", "otp", "totp", "cookie", "authorization", "signature", "mnemonic", "seed", "private", "card", "cvv", "pin", "key", "keys"]);
 const SECRET_CODE = /^(code|codes|(recovery|totp|verify|verification|otp|one_time)_codes?)$/;
 
+/** Field names are few and fixed: each is judged once per isolate (a log line costs no regex). */
+const judged = new Map<string, boolean>();
+
 export function isSecretName(name: string): boolean {
+  let secret = judged.get(name);
+  if (secret === undefined) {
+    secret = judgeName(name);
+    if (judged.size < 10_000) judged.set(name, secret);
+  }
+  return secret;
+}
+
+function judgeName(name: string): boolean {
   const snake = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
   return SECRET_CODE.test(snake) || snake.split(/[_\-.]/).some((w) => SECRET_WORDS.has(w));
 }
@@ -72,19 +109,12 @@ function clean(fields: LogFields, depth = 0): LogFields {
   return out;
 }
 
-/** Where lines go: the console (Workers Logs reads it). Tests swap it to read the lines. */
-let sink: (level: LogLevel, line: string) => void = (level, line) => {
-  if (level === "error") console.error(line);
-  else if (level === "warn") console.warn(line);
-  else console.log(line);
-};
-
-/** Tests only: collect the lines instead of printing them; returns a function restoring the console. */
+/** Tests only: collect the lines (shared.sink, normally the console that Workers Logs reads) instead of printing them; returns a function restoring the console. */
 export function captureLogs(into: { level: LogLevel; line: LogFields }[]): () => void {
-  const before = sink;
-  sink = (level, line) => into.push({ level, line: JSON.parse(line) as LogFields });
+  const before = shared.sink;
+  shared.sink = (level, line) => into.push({ level, line: JSON.parse(line) as LogFields });
   return () => {
-    sink = before;
+    shared.sink = before;
   };
 }
 
@@ -93,9 +123,9 @@ export function log(level: LogLevel, event: string, fields: LogFields = {}): voi
   const ctx = context.getStore();
   const line = { time: new Date().toISOString(), level, event, ...(ctx ? { request_id: ctx.request_id, route: ctx.route } : {}), ...clean(fields) };
   try {
-    sink(level, JSON.stringify(line));
+    shared.sink(level, JSON.stringify(line));
   } catch {
-    sink(level, JSON.stringify({ time: line.time, level, event, note: "fields not serializable" }));
+    shared.sink(level, JSON.stringify({ time: line.time, level, event, note: "fields not serializable" }));
   }
 }
 

@@ -16,6 +16,7 @@ import { encryptPush, subscriberOf } from "./ece";
 import { pushEndpointAllowed } from "./endpoints";
 import { refusedBy } from "../db/refusal";
 import { vapidAuthorization, vapidKeys, type VapidKeys } from "./vapid";
+import { logError, logWarn } from "../observability/log";
 
 type PushEnv = { APP_ENV: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT?: string; PUSH_TEST_HOSTS?: string };
 /** A push waits this long at the push service for an offline device (RFC 8030 TTL), then is dropped. */
@@ -57,7 +58,7 @@ async function sendOne(env: PushEnv, db: Db, keys: VapidKeys, sub: typeof push_s
     body,
   });
   if (res.status === 404 || res.status === 410) await db.delete(push_subscriptions).where(eq(push_subscriptions.id, sub.id));
-  else if (!res.ok) console.error("push refused", res.status, new URL(sub.endpoint).host);
+  else if (!res.ok) logWarn("push.refused", { status: res.status, host: new URL(sub.endpoint).host });
 }
 
 /**
@@ -72,10 +73,10 @@ export async function pushNew(env: PushEnv, db: Db, user_ids: readonly number[],
     const keys = await vapidKeys(env, db, now_ms);
     if (!keys) return 0;
     const sent = await Promise.allSettled(rows.map((r) => sendOne(env, db, keys, r.sub, pushPayload(r.notice.kind, paramsOf(r.notice), r.lang, r.notice.id), now_ms)));
-    for (const s of sent) if (s.status === "rejected") console.error("push failed", s.reason);
+    for (const s of sent) if (s.status === "rejected") logError("push.failed", { err: s.reason });
     return sent.filter((s) => s.status === "fulfilled").length;
   } catch (err) {
-    console.error("push failed", err);
+    logError("push.failed", { err });
     return 0;
   }
 }

@@ -13,6 +13,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { push_vapid_local } from "../db/schema";
 import { concat, fromBase64Url, toBase64Url } from "./base64url";
+import { logError } from "../observability/log";
 
 export type VapidKeys = { public_key: string; sign: CryptoKey };
 type VapidEnv = { APP_ENV: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT?: string };
@@ -46,7 +47,7 @@ export async function vapidKeys(env: VapidEnv, db: Db, now_ms: number): Promise<
     if (!isLocalRun(env)) return null;
     return await fromJwk(await localJwk(db, now_ms));
   } catch (err) {
-    console.error("VAPID key unusable", err);
+    logError("push.vapid_unusable", { err });
     return null;
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { captureLogs, currentRequestId, isSecretName, log, requestIdOf, withRequest, type LogFields, type LogLevel } from "../../../worker/observability/log";
+import { captureLogs, currentRequestId, isSecretName, log, requestIdOf, underRequest, withRequest, type LogFields, type LogLevel } from "../../../worker/observability/log";
 
 let lines: { level: LogLevel; line: LogFields }[] = [];
 let restore = () => {};
@@ -30,6 +30,17 @@ describe("structured logs", () => {
     });
     log("info", "outside");
     expect(lines[0].line).toMatchObject({ request_id: "req-1", route: "/api/order/addorder", event: "order.refused" });
+    expect(lines[1].line.request_id).toBeUndefined();
+  });
+
+  it("runs a Durable Object's work under the request id its caller handed over, or as it is without one", async () => {
+    capture();
+    await underRequest("req-rpc", "QuoteHub.placeAs", async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      log("error", "session.recheck_failed");
+    });
+    underRequest(undefined, "QuoteHub.placeAs", () => log("info", "alone"));
+    expect(lines[0].line).toMatchObject({ request_id: "req-rpc", route: "QuoteHub.placeAs" });
     expect(lines[1].line.request_id).toBeUndefined();
   });
 

@@ -70,6 +70,27 @@ describe("OrderIntake: group commit", () => {
     expect(m.batches.map((b) => b.length)).toEqual([1, ORDER_GROUP_MAX, 5]);
   });
 
+  it("tells each written group's size and write time (the hub's order_group metric point)", async () => {
+    const m = fakeMarket();
+    const clock = { now: 1_800_000_000_000 };
+    const groups: [number, number][] = [];
+    const hub = new OrderIntake({ market: m.market, symbol: () => "BTC/USDT", now: () => clock.now, onGroup: (orders, write_ms) => void groups.push([orders, write_ms]) });
+    const first = hub.place(order(1), fresh(clock));
+    await settle();
+    const rest = [2, 3].map((n) => hub.place(order(n), fresh(clock)));
+    await settle();
+    clock.now += 7;
+    m.gates[0]();
+    await settle();
+    clock.now += 3;
+    m.gates[1]();
+    await Promise.all([first, ...rest]);
+    expect(groups).toEqual([
+      [1, 7],
+      [2, 3],
+    ]);
+  });
+
   it("a failed batch fails each of its callers and frees their reserved risk", async () => {
     const m = fakeMarket();
     const hub = intake(m);

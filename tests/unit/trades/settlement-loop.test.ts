@@ -57,7 +57,8 @@ describe("settleDue", () => {
     const list = [mk(1, 7), mk(2, 7), mk(3, 8), mk(4, 9, T + 500)];
     const { orders, horizons } = fakeOrders(list);
     const r = await settleDue(hub.deps, orders, "BTC/USDT", T + 2_000);
-    expect(r).toEqual({ settled: 3, already: 0, more: false });
+    // The oldest delivery among the orders taken: the settlement lag is measured from it.
+    expect(r).toEqual({ settled: 3, already: 0, more: false, oldest_delivery_at_ms: T - 1_000 });
     // No tick after the latest yet, and its delivery is not 5 s past: order 4 waits.
     expect(horizons).toEqual([T - 1_000]);
     expect(list.map((o) => o.status)).toEqual(["won", "won", "won", "open"]);
@@ -70,6 +71,7 @@ describe("settleDue", () => {
 
     const later = await settleDue(hub.deps, orders, "BTC/USDT", T + 5_500);
     expect(later.settled).toBe(1);
+    expect(later.oldest_delivery_at_ms).toBe(T + 500);
     expect(list[3].status).toBe("won");
   });
 
@@ -90,9 +92,9 @@ describe("settleDue", () => {
     const hub = fakeHub([{ ts_ms: T - 1_000, price_e8: ENTRY }]);
     const list = Array.from({ length: SETTLE_PER_INVOCATION + 200 }, (_, i) => mk(i + 1, i + 1));
     const { orders } = fakeOrders(list);
-    expect(await settleDue(hub.deps, orders, "BTC/USDT", T)).toEqual({ settled: SETTLE_PER_INVOCATION, already: 0, more: true });
+    expect(await settleDue(hub.deps, orders, "BTC/USDT", T)).toEqual({ settled: SETTLE_PER_INVOCATION, already: 0, more: true, oldest_delivery_at_ms: T - 1_000 });
     expect(hub.told).toHaveLength(SETTLE_PER_INVOCATION);
-    expect(await settleDue(hub.deps, orders, "BTC/USDT", T)).toEqual({ settled: 200, already: 0, more: false });
+    expect(await settleDue(hub.deps, orders, "BTC/USDT", T)).toEqual({ settled: 200, already: 0, more: false, oldest_delivery_at_ms: T - 1_000 });
     expect(list.every((o) => o.status === "tie")).toBe(true);
   });
 

@@ -36,7 +36,7 @@ function harness(opts: { random?: number } = {}) {
     later: (fn, ms) => void timers.push({ at: now + ms, fn }),
     random: () => opts.random ?? 1,
     onTick: (t) => ticks.push(t),
-    log: (...parts) => void logs.push(parts.map(String).join(" ")),
+    log: (event, fields) => void logs.push(`${event} ${JSON.stringify(fields ?? {})}`),
   });
   const flush = () => new Promise((r) => setTimeout(r, 0));
   /** Moves the clock, running the timers that come due. */
@@ -117,7 +117,7 @@ describe("UpstreamFeed", () => {
     h.feed.keep(ENV, "BTC/USDT");
     h.opens[0].reject(new Error("upstream refused: 502"));
     await h.flush();
-    expect(h.logs.join()).toContain("price feed connect failed");
+    expect(h.logs.join()).toContain("feed.upstream_connect_failed");
     await h.advance(500);
     expect(h.opens).toHaveLength(2);
   });

@@ -17,6 +17,7 @@ import { id, optionalId, pagination, text } from "../fields";
 import type { AppEnv } from "../types";
 import { servicePicture } from "./service";
 import { contextLabel, conversationStub, conversationView, HistoryQuery, messageBody, ReadBody, SendBody, sendRefused, viewMessages } from "./service-shared";
+import { currentRequestId } from "../../observability/log";
 
 const LOCALE_KEYS = LANGUAGES.map((l) => l.key) as [string, ...string[]];
 const ListQuery = z.object({ filter: z.enum(["open", "mine", "unassigned", "closed"], { error: "errors.invalid_field" }).default("open"), ...pagination });
@@ -91,7 +92,7 @@ export const adminServiceApi = new Hono<AppEnv>()
     await conversationStub(c, conversation.id).flush();
     const page = await listMessages(c.get("db"), conversation.id, { before_id: q.before_id, after_id: q.after_id, limit: q.limit });
     const newest = Math.max(0, ...page.rows.filter((m) => m.author === "visitor").map((m) => m.id));
-    const current = newest > conversation.operator_delivered_id ? ((await conversationStub(c, conversation.id).progress(conversation.id, "operator", "delivered", newest)) ?? conversation) : conversation;
+    const current = newest > conversation.operator_delivered_id ? ((await conversationStub(c, conversation.id).progress(conversation.id, "operator", "delivered", newest, currentRequestId())) ?? conversation) : conversation;
     return ok(c, { messages: viewMessages(page.rows, current, "operator"), has_more: page.has_more, conversation: await operatorView(c, current) });
   })
   .post("/send", async (c) => {
@@ -107,7 +108,7 @@ export const adminServiceApi = new Hono<AppEnv>()
   .post("/read", async (c) => {
     const body = read(c, ReadBody);
     const conversation = await liveConversation(c, body.conversation_id);
-    const updated = (await conversationStub(c, conversation.id).progress(conversation.id, "operator", "read", body.up_to_id)) ?? conversation;
+    const updated = (await conversationStub(c, conversation.id).progress(conversation.id, "operator", "read", body.up_to_id, currentRequestId())) ?? conversation;
     return ok(c, { conversation: await operatorView(c, updated) });
   })
   .post("/upload", async (c) => {
@@ -118,15 +119,15 @@ export const adminServiceApi = new Hono<AppEnv>()
   .post("/assign", async (c) => {
     const body = read(c, AssignBody);
     const conversation = await liveConversation(c, body.conversation_id);
-    return actionAnswer(c, await conversationStub(c, conversation.id).assign(c.get("operator").id, conversation.id, body.operator_id));
+    return actionAnswer(c, await conversationStub(c, conversation.id).assign(c.get("operator").id, conversation.id, body.operator_id, currentRequestId()));
   })
   .post("/close", async (c) => {
     const conversation = await liveConversation(c, read(c, ConversationBody).conversation_id);
-    return actionAnswer(c, await conversationStub(c, conversation.id).setStatus(c.get("operator").id, conversation.id, "closed"));
+    return actionAnswer(c, await conversationStub(c, conversation.id).setStatus(c.get("operator").id, conversation.id, "closed", currentRequestId()));
   })
   .post("/reopen", async (c) => {
     const conversation = await liveConversation(c, read(c, ConversationBody).conversation_id);
-    return actionAnswer(c, await conversationStub(c, conversation.id).setStatus(c.get("operator").id, conversation.id, "open"));
+    return actionAnswer(c, await conversationStub(c, conversation.id).setStatus(c.get("operator").id, conversation.id, "open", currentRequestId()));
   })
   .on(["GET", "POST"], "/canned", async (c) => ok(c, { items: (await listCanned(c.get("db"), read(c, CannedQuery).lang ?? null)).map(cannedOut) }))
   .post("/canned_save", async (c) => {

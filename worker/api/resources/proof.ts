@@ -24,6 +24,7 @@ import { auditInsert } from "../../domain/audit/log";
 import { ApiError, ok, read } from "../envelope";
 import { id, int, pagination } from "../fields";
 import type { AppEnv } from "../types";
+import { logError } from "../../observability/log";
 
 const Inclusion = z.object({ order_id: id().optional(), transfer_id: id().optional() });
 const Consistency = z.object({ first: int({ min: 0, max: Number.MAX_SAFE_INTEGER }), second: int({ min: 0, max: Number.MAX_SAFE_INTEGER }) });
@@ -41,7 +42,7 @@ function witnesses(c: Context<AppEnv>) {
   try {
     return witnessConfig(c.env);
   } catch (err) {
-    console.error("transparency log witnesses", err);
+    logError("log.witnesses_misconfigured", { err });
     throw new ApiError("errors.log_not_configured", 503);
   }
 }

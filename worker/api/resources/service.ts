@@ -21,6 +21,7 @@ import { id } from "../fields";
 import { isInProcessRequest } from "../in-process-mark";
 import type { AppEnv } from "../types";
 import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
+import { currentRequestId, logError } from "../../observability/log";
 
 const ContextInput = z.object({ kind: z.enum(CONTEXT_KINDS, { error: "errors.invalid_field" }), ref_id: id() });
 const OpenBody = z.object({ context: ContextInput.optional(), context_kind: z.string().optional(), context_ref_id: z.unknown().optional() }).transform((b) => {
@@ -62,7 +63,7 @@ export async function messagesAnswer(c: Context<AppEnv>, conversation: Conversat
   // What the caller now holds from the other side counts as delivered to them.
   const newest = Math.max(0, ...page.rows.filter((m) => m.author === (side === "visitor" ? "operator" : "visitor")).map((m) => m.id));
   const delivered = side === "visitor" ? conversation.visitor_delivered_id : conversation.operator_delivered_id;
-  const current = newest > delivered ? ((await conversationStub(c, conversation.id).progress(conversation.id, side, "delivered", newest)) ?? conversation) : conversation;
+  const current = newest > delivered ? ((await conversationStub(c, conversation.id).progress(conversation.id, side, "delivered", newest, currentRequestId())) ?? conversation) : conversation;
   return { messages: viewMessages(page.rows, current, side), has_more: page.has_more, conversation: await conversationView(c, current, side) };
 }
 
@@ -124,7 +125,7 @@ export const serviceApi = new Hono<AppEnv>()
   .post("/read", async (c) => {
     const body = read(c, ReadBody);
     const conversation = await memberConversation(c, body.conversation_id);
-    const updated = (await conversationStub(c, conversation.id).progress(conversation.id, "visitor", "read", body.up_to_id)) ?? conversation;
+    const updated = (await conversationStub(c, conversation.id).progress(conversation.id, "visitor", "read", body.up_to_id, currentRequestId())) ?? conversation;
     return ok(c, { conversation: await conversationView(c, updated, "visitor") });
   });
 
@@ -158,6 +159,6 @@ export async function handOverAtSignIn(c: Context<AppEnv>, user_id: number): Pro
   } catch (err) {
     // The sign-in itself succeeded (its session exists): a failed hand-over must not turn it into
     // an error. The guest keeps the cookie and their conversation, and the next sign-in tries again.
-    console.error("service hand-over failed", user_id, err);
+    logError("service.handover_failed", { user_id, err });
   }
 }

@@ -18,6 +18,7 @@ import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
 import { modeOf } from "../../mode";
 import { orderRefusalError } from "./limits";
+import { currentRequestId } from "../../observability/log";
 
 const INTERVALS = { "1m": 60_000, "5m": 300_000, "15m": 900_000, "1h": 3_600_000 } as const;
 
@@ -153,7 +154,7 @@ export const placeOrderApi = new Hono<AppEnv>().post("/addorder", async (c) => {
   const place = async (fresh: boolean) => {
     const config = await hubConfigForProduct(c.get("db"), body.product_id, { fresh });
     if (!config) throw new ApiError("errors.not_found", 404);
-    const placed = await hubStub(c.env, config.symbol).placeAs(config, token_hash, input, network);
+    const placed = await hubStub(c.env, config.symbol).placeAs(config, token_hash, input, network, currentRequestId());
     if (placed.status === "unauthorized") throw new ApiError("errors.unauthorized", 401);
     if (placed.status === "too_fast") throw new ApiError("errors.orders_too_fast", 429, {}, { retry_after_ms: placed.retry_after_ms });
     return placed;
