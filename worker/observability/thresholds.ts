@@ -77,7 +77,7 @@ export const READINESS_CHECKS = ["d1", "feed", "settlement_backlog", "settlement
 export type ReadinessCheckName = (typeof READINESS_CHECKS)[number];
 
 export const ALERTS: readonly Alert[] = [
-  { id: "feed_stale", title: "Feed stale", readiness: "feed", metric: { kind: "feed", query: "feed_age" }, threshold: `latest tick older than ${THRESHOLDS.feed_age_max_ms / 1000} s`, runbook: "alert-feed-stale" },
+  { id: "feed_stale", title: "Feed stale", readiness: "feed", metric: { kind: "feed", query: "feed" }, threshold: `latest tick older than ${THRESHOLDS.feed_age_max_ms / 1000} s`, runbook: "alert-feed-stale" },
   {
     id: "settlement_backlog",
     title: "Settlement backlog",
@@ -90,16 +90,16 @@ export const ALERTS: readonly Alert[] = [
     id: "log_lag",
     title: "Transparency log lag",
     readiness: "log_oldest",
-    metric: { kind: "cron", query: "cron_runs" },
+    metric: { kind: "cron", query: "cron" },
     threshold: `a leaf waiting ${THRESHOLDS.log_oldest_max_ms / 60_000} min, ${THRESHOLDS.log_backlog_max} waiting, or no checkpoint for ${THRESHOLDS.checkpoint_age_max_ms / 60_000} min while leaves wait`,
     runbook: "alert-log-lag",
   },
-  { id: "requests_5xx", title: "5xx rate", metric: { kind: "request", query: "requests_5xx_rate" }, threshold: `more than ${THRESHOLDS.requests_5xx_max_ratio * 100}% of requests over 5 min`, runbook: "alert-5xx-rate" },
-  { id: "d1_latency", title: "D1 latency", readiness: "d1", metric: { kind: "request", query: "d1_latency" }, threshold: `a D1 query slower than ${THRESHOLDS.d1_latency_max_ms} ms, or failing`, runbook: "alert-d1-latency" },
+  { id: "requests_5xx", title: "5xx rate", metric: { kind: "request", query: "error_rate" }, threshold: `more than ${THRESHOLDS.requests_5xx_max_ratio * 100}% of requests over 5 min`, runbook: "alert-5xx-rate" },
+  { id: "d1_latency", title: "D1 latency", readiness: "d1", metric: { kind: "request", query: "latency" }, threshold: `a D1 query slower than ${THRESHOLDS.d1_latency_max_ms} ms, or failing`, runbook: "alert-d1-latency" },
   {
     id: "sockets_near_cap",
     title: "Sockets near the cap",
-    metric: { kind: "feed", query: "sockets_per_symbol" },
+    metric: { kind: "feed", query: "feed" },
     threshold: `a hub holding more than ${THRESHOLDS.sockets_near_cap_ratio * 100}% of its quote-socket cap (30,000)`,
     runbook: "alert-sockets-near-the-cap",
   },
@@ -107,7 +107,7 @@ export const ALERTS: readonly Alert[] = [
     id: "cron_stale",
     title: "Cron not running or failing",
     readiness: "cron",
-    metric: { kind: "cron", query: "cron_runs" },
+    metric: { kind: "cron", query: "cron" },
     threshold: `no finished run for ${THRESHOLDS.cron_age_max_ms / 60_000} min, or the latest failed`,
     runbook: "alert-cron-not-running-or-failing",
   },
