@@ -59,6 +59,11 @@ export interface Env {
    */
   CARD_KEY?: string;
   /**
+   * Secret: the card keyring ("id:base64,id:base64", newest first; decision 135). New values are
+   * sealed with the first; CARD_KEY, when set, is key "0" at the end. docs/ops/keys.md.
+   */
+  CARD_KEYS?: string;
+  /**
    * Secret (`wrangler secret put VAPID_PRIVATE_KEY`): the Web Push signing key, a P-256 private
    * JWK as JSON (worker/push/vapid.ts). Without it production sends no push; local runs and
    * tests make their own pair on first use.
