@@ -1,5 +1,5 @@
 /**
- * `npm run keys:reseal -- [--dry-run] [--batch N] [--persist-to DIR]`: moves every value sealed
+ * `npm run keys:reseal -- [--dry-run] [--batch N] [--persist-to DIR | --config FILE]`: moves every value sealed
  * with an older card key (bank card numbers and their fingerprints, payout details, users' and
  * operators' authenticator keys) to the ring's newest key, in batches of N rows (default 100),
  * printing counts as it goes; `--dry-run` only counts what it would move, by key. Worker code does
@@ -19,10 +19,10 @@ import { resealAll, RESEAL_BATCH_ROWS, type ResealReport } from "../worker/domai
 import type { Env } from "../worker/env";
 import { PLATFORM_CONFIG } from "./lib";
 
-const USAGE = "usage: npm run keys:reseal -- [--dry-run] [--batch N] [--persist-to DIR]   (keys from CARD_KEYS / CARD_KEY in the environment)";
+const USAGE = "usage: npm run keys:reseal -- [--dry-run] [--batch N] [--persist-to DIR | --config FILE]   (keys from CARD_KEYS / CARD_KEY in the environment)";
 
 const { values } = parseArgs({
-  options: { "dry-run": { type: "boolean", default: false }, batch: { type: "string" }, "persist-to": { type: "string", default: ".wrangler/state" } },
+  options: { "dry-run": { type: "boolean", default: false }, batch: { type: "string" }, "persist-to": { type: "string", default: ".wrangler/state" }, config: { type: "string" } },
   strict: true,
 });
 if (values.batch !== undefined && !/^\d{1,4}$/.test(values.batch)) {
@@ -36,7 +36,9 @@ if (keys.status !== "ok") {
   process.exit(2);
 }
 
-const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${values["persist-to"]}/v3` } });
+// --config: another platform config, e.g. one whose DB binding is `remote = true` with a deployed
+// database's id (docs/ops/keys.md); wrangler then proxies D1 to Cloudflare.
+const { env, dispose } = await getPlatformProxy<Env>({ configPath: values.config ?? PLATFORM_CONFIG, persist: { path: `${values["persist-to"]}/v3` } });
 try {
   const dry_run = values["dry-run"]!;
   console.log(`keyring: ${keys.keys.ring.map((k) => k.id).join(", ")} (newest ${keys.keys.id})${dry_run ? "; dry run, nothing is written" : ""}`);
