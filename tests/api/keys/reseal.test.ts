@@ -95,7 +95,7 @@ describe("keys:reseal", () => {
     expect((await db.select().from(bank_cards).where(eq(bank_cards.id, row.id)))[0].card_number).toBe(sealed);
   });
 
-  it("the API keeps working across the rotation: a card bound under key 0 is a duplicate under the new ring", async () => {
+  it("binding during a rotation: a card bound under key 0 is still a duplicate under the new ring", async () => {
     const u = await newUser();
     const old = await ring(DEV_CARD_KEY);
     const rotated = await ring(`k2:${NEW_KEY},0:${DEV_CARD_KEY}`);
