@@ -21,6 +21,8 @@ const OWN_WORKERD = [
   "tests/api/transparency/*.test.ts",
   // Readiness and the cron's record judge the whole world (feeds, overdue orders, the log's inbox).
   "tests/api/ops/*.test.ts",
+  // Re-sealing, ending every session, the log's key handover: each acts on the whole database.
+  "tests/api/keys/*.test.ts",
 ];
 
 /** Files whose workerd has the log's witnesses configured (decision 108); each its own workerd too. */

@@ -3,7 +3,8 @@
  * operator in the local D1, through the domain code. The password is read from standard input
  * (typed without echo at a terminal, else the first line), never from the command line, where
  * shell history and the process list would keep it.
- * `--print-sql` instead prints the INSERT (with the argon2id hash) for a deployed database:
+ * The creation is audited (`operator.create`, decision 137), in the same batch or SQL.
+ * `--print-sql` instead prints the INSERTs (with the argon2id hash) for a deployed database:
  *   npx wrangler d1 execute DB --remote --command "$(npm run -s operator:create -- ops1 --print-sql)"
  * The new operator has no authenticator key: at first sign-in the console shows one (QR code and
  * text) and asks one code from it before anything else (decision 117), so the key is only ever
@@ -115,14 +116,17 @@ if (checked.status !== "ok") {
 
 if (printSql) {
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const now_ms = Date.now();
+  // With its audit row (decision 137), as createOperator writes it: operator_id 0 is the command line.
   console.log(
-    `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(checked.account)}, ${q(hashPassword(password))}, 1, ${Date.now()});`,
+    `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(checked.account)}, ${q(hashPassword(password))}, 1, ${now_ms}); ` +
+      `INSERT INTO audit_log (operator_id, action, target, reason, data_json, created_at_ms) VALUES (0, 'operator.create', ${q(`operator:${checked.account}`)}, '', ${q(JSON.stringify({ via: "npm run operator:create --print-sql" }))}, ${now_ms});`,
   );
   console.error(ENROLMENT);
 } else {
   const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
   try {
-    const r = await createOperator(getDb(env.DB), { account, password }, Date.now());
+    const r = await createOperator(getDb(env.DB), { account, password, audit: { operator_id: 0, via: "npm run operator:create" } }, Date.now());
     if (r.status !== "ok") {
       console.error(`operator not created: ${PROBLEMS[r.status]}`);
       process.exitCode = 1;

@@ -3,8 +3,10 @@
  * tests the Worker's own). It uses only worker/domain/transparency/verify.ts (the same code the
  * browser runs, which imports only @noble):
  *
- *   - every published checkpoint: signed by the log's key (or the pinned one), of the log's
- *     origin, sizes growing;
+ *   - every published checkpoint: signed by the key trusted at that point, of the log's origin,
+ *     sizes growing; the first key is the pinned one (else the log's first), and a new key is
+ *     trusted only from a handover checkpoint signed by the old key and the new (decision 136),
+ *     which must lead to the key the log signs with now;
  *   - witnesses, when the log names any (or --witness pins them): the checkpoint served as the
  *     latest carries valid cosignatures of at least the quorum, and which witnesses are missing
  *     is said by name (decision 108); the whole-log check below stands on the newest checkpoint
@@ -22,6 +24,7 @@ import {
   decodeEntryBundle,
   entriesPath,
   equalBytes,
+  followHandover,
   leafHash,
   openNote,
   parseCheckpoint,
@@ -78,9 +81,12 @@ export async function verifyLog(o: VerifyOptions): Promise<{ checks: number; fai
     return json.data;
   }
 
-  const { verifier_key, origin, witnesses = [], quorum = 0 } = await api<{ verifier_key: string; origin: string; witnesses?: string[]; quorum?: number }>("/api/proof/key");
-  say(!o.pin || o.pin === verifier_key, `verifier key ${verifier_key}${o.pin ? " is the pinned one" : " (pin it with --pin to detect a key change)"}`);
-  const key = o.pin ?? verifier_key;
+  const { verifier_key, origin, witnesses = [], quorum = 0, key_history = [] } = await api<{ verifier_key: string; origin: string; witnesses?: string[]; quorum?: number; key_history?: string[] }>("/api/proof/key");
+  // The key trusted at the first checkpoint: the pinned one, else the log's first key (decision
+  // 136). Later keys are trusted only through a handover checkpoint that key signed.
+  const first = o.pin ?? key_history[0] ?? verifier_key;
+  log(`verifier key ${verifier_key}${o.pin ? (o.pin === verifier_key ? " is the pinned one" : "; pinned an older one: following handovers") : " (pin it with --pin to detect a key change)"}`);
+  let key = first;
   const trusted = o.witnesses ?? witnesses;
   const need = o.quorum ?? (o.witnesses ? o.witnesses.length : quorum);
   if (trusted.length > 0 || need > 0) {
@@ -98,10 +104,16 @@ export async function verifyLog(o: VerifyOptions): Promise<{ checks: number; fai
       const opened = openNote(k.note, key);
       const cp = opened.status === "ok" ? parseCheckpoint(opened.body) : null;
       const ok = cp !== null && cp.origin === origin && cp.tree_size === k.tree_size;
-      say(ok, `checkpoint of size ${k.tree_size}: ${opened.status === "ok" ? (ok ? "signature holds" : "body does not match") : opened.status}`);
+      say(ok, `checkpoint of size ${k.tree_size}: ${opened.status === "ok" ? (ok ? "signature holds" : "body does not match") : opened.status === "unknown_key" ? "not signed by a trusted key (a new key needs a handover checkpoint signed by the old one)" : opened.status}`);
+      const next = ok ? followHandover(key, k.note, origin) : null;
+      if (next) {
+        say(true, `checkpoint of size ${k.tree_size}: hands the log over to ${next}, signed by the old key and the new`);
+        key = next;
+      }
       if (cp) checkpoints.push({ tree_size: cp.tree_size, root: cp.root_hash, witnessed: checkWitnesses(k.note, trusted, need).status === "ok", note: k.note });
     }
   }
+  say(key === verifier_key, key === verifier_key ? `the log's key ${verifier_key} is reached from ${first === verifier_key ? "itself" : first}` : `the log signs with ${verifier_key}, which no checkpoint signed by a trusted key hands over to (trusted: ${key})`);
   for (let i = 1; i < checkpoints.length; i += 1) {
     const [a, b] = [checkpoints[i - 1], checkpoints[i]];
     if (b.tree_size <= a.tree_size) {

@@ -32,6 +32,12 @@ export interface Env {
   LOG_SIGNING_KEY?: string;
   LOG_PSEUDONYM_KEY?: string;
   /**
+   * Secret, only during a log-key handover (decision 136, docs/ops/keys.md): the signing key the
+   * latest checkpoint is signed with. The next checkpoint is signed by it and LOG_SIGNING_KEY and
+   * names the new key; remove it after that.
+   */
+  LOG_PREVIOUS_SIGNING_KEY?: string;
+  /**
    * The log's witnesses (decision 108): one per line (or comma), "<verifier key> <URL>", the key
    * `<name>+<key id hex>+<base64(0x04 || Ed25519 public key)>` (C2SP tlog-cosignature v1) and
    * the URL the witness's add-checkpoint sits under (C2SP tlog-witness). Empty: no witnesses.
@@ -58,6 +64,11 @@ export interface Env {
    * development key stands in.
    */
   CARD_KEY?: string;
+  /**
+   * Secret: the card keyring ("id:base64,id:base64", newest first; decision 135). New values are
+   * sealed with the first; CARD_KEY, when set, is key "0" at the end. docs/ops/keys.md.
+   */
+  CARD_KEYS?: string;
   /**
    * Secret (`wrangler secret put VAPID_PRIVATE_KEY`): the Web Push signing key, a P-256 private
    * JWK as JSON (worker/push/vapid.ts). Without it production sends no push; local runs and

@@ -15,7 +15,8 @@ import { DurableObject } from "cloudflare:workers";
 import { getDb } from "../../worker/db/client";
 import type { Env } from "../../worker/env";
 import { generateSigningKey, publicKeyOf, verifierKey } from "../../worker/domain/transparency/note";
-import { appendBatch, pseudonymOf, type LogKeys, type TileStore } from "../../worker/domain/transparency/sequencer";
+import { appendBatch, keyContinuity, pseudonymOf, type LogKeys, type TileStore } from "../../worker/domain/transparency/sequencer";
+import { logError, logWarn } from "../../worker/observability/log";
 import { b64decode } from "../../worker/domain/transparency/verify";
 import { entryOf, latestSnapshot, scrubLiabilityFiles, takeSnapshot } from "../../worker/domain/transparency/liabilities";
 import { latestSigned, witnessConfig, witnessRound, type WitnessConfig, type WitnessFetch, type WitnessOutcome } from "../../worker/domain/transparency/witnesses";
@@ -33,6 +34,8 @@ const WITNESS_RETRY_MAX_MS = 10 * 60_000;
 
 export class LogSequencer extends DurableObject<Env> implements LogSequencerApi {
   private keysCache: LogKeys | null | undefined;
+  /** Set once the latest checkpoint is known to be signed by our key (decision 136). */
+  private keyContinuous = false;
   /** The round in flight, if any: one at a time, so each round's checkpoint is newer than the last's. */
   private witnessing: Promise<WitnessOutcome[]> | null = null;
   /** Each witness's size as it last told us (a 409 or a cosignature), before D1's record of it. */
@@ -61,7 +64,7 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
   }
 
   async drain(): Promise<number> {
-    const keys = await this.keys();
+    const keys = await this.signingKeys();
     if (!keys) return 0;
     for (;;) {
       const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now(), { publish_checkpoint: this.unwitnessed() });
@@ -97,7 +100,7 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
   }
 
   async alarm() {
-    const keys = await this.keys();
+    const keys = await this.signingKeys();
     if (!keys) return;
     const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now(), { publish_checkpoint: this.unwitnessed() });
     // Started, not awaited: the next batch never waits for a witness.
@@ -181,12 +184,34 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
     };
   }
 
+  /**
+   * The keys to sign the next checkpoint with, after the handover rule (decision 136): our key
+   * once the latest checkpoint is ours; a handover while the latest is the previous key's; none
+   * (nothing appended, logged loudly) while it is signed by a key we do not hold.
+   */
+  private async signingKeys(): Promise<LogKeys | null> {
+    const keys = await this.keys();
+    if (!keys || this.keyContinuous) return keys;
+    const continuity = await keyContinuity(getDb(this.env.DB), keys);
+    if (continuity === "fresh" || continuity === "current") {
+      this.keyContinuous = true;
+      return keys;
+    }
+    if (continuity === "handover") {
+      logWarn("log_key_handover", { from: verifierKey(keys.origin, publicKeyOf(keys.previous_seed!)), to: verifierKey(keys.origin, publicKeyOf(keys.signing_seed)) });
+      return { ...keys, handover_from: keys.previous_seed };
+    }
+    logError("log_key_unknown", { detail: "the latest checkpoint is signed by neither LOG_SIGNING_KEY nor LOG_PREVIOUS_SIGNING_KEY: nothing is signed (docs/ops/keys.md)" });
+    return null;
+  }
+
   /** Secrets in production; elsewhere generated once into this object's storage. */
   private async keys(): Promise<LogKeys | null> {
     if (this.keysCache !== undefined) return this.keysCache;
     const origin = this.env.LOG_ORIGIN || "localhost/proofline";
     if (this.env.LOG_SIGNING_KEY && this.env.LOG_PSEUDONYM_KEY) {
-      this.keysCache = { origin, signing_seed: b64decode(this.env.LOG_SIGNING_KEY), pseudonym_key: b64decode(this.env.LOG_PSEUDONYM_KEY) };
+      const previous = this.env.LOG_PREVIOUS_SIGNING_KEY ? b64decode(this.env.LOG_PREVIOUS_SIGNING_KEY) : null;
+      this.keysCache = { origin, signing_seed: b64decode(this.env.LOG_SIGNING_KEY), pseudonym_key: b64decode(this.env.LOG_PSEUDONYM_KEY), previous_seed: previous };
     } else if (!isLocalRun(this.env)) {
       this.keysCache = null;
     } else {

@@ -4,7 +4,7 @@
  * fakes. A preflight collects every reason to refuse before anything runs; a dry run prints the
  * commands a real run would run and changes nothing (docs/ops/deploy.md).
  */
-import { SECRETS } from "../../worker/secrets";
+import { SECRETS, type SecretSpec } from "../../worker/secrets";
 import { describeBundle, type BundleMeasure } from "./bundle";
 import { type Cloud, commands, shown, type VersionShare } from "./cloud";
 import { configProblems, type DeployEnv, doMigrationTags, envConfig, type WorkerConfig, workerName } from "./config";
@@ -97,8 +97,8 @@ async function preflight(o: DeployOptions, d: DeployDeps) {
 
   // Secrets, against the one list the Worker reads (worker/secrets.ts).
   const secrets = await d.cloud.secretNames(o.env);
-  if (secrets === null) notes.push(`secrets ${UNKNOWN}; a real run asks \`${shown(commands.secretNames(o.env))}\` for ${SECRETS.map((s) => s.name).join(", ")}`);
-  else for (const s of SECRETS.filter((s) => !secrets.includes(s.name))) {
+  if (secrets === null) notes.push(`secrets ${UNKNOWN}; a real run asks \`${shown(commands.secretNames(o.env))}\` for ${SECRETS.filter((s: SecretSpec) => !s.optional).map((s) => s.name).join(", ")}`);
+  else for (const s of SECRETS.filter((s: SecretSpec) => !s.optional && ![s.name, ...(s.satisfiedBy ?? [])].some((n) => secrets.includes(n)))) {
     refusals.push(`secret ${s.name} is not set on ${o.env} (${s.why}): ${s.make} | npx wrangler secret put ${s.name} --env ${o.env}`);
   }
   return { refusals, notes, pending: pendingRemote, current, tags };

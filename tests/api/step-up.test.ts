@@ -22,6 +22,7 @@ const MOVES_NOTHING: Record<string, string> = {
   "/api/admin/2fa/setup": "enrolment",
   "/api/admin/2fa/enable": "enrolment",
   "/api/admin/step_up": "the confirmation itself",
+  "/api/admin/sessions/end": "ending sessions moves no money (decision 137)",
   "/api/admin/contacts": "site content",
   "/api/admin/slides": "site content",
   "/api/admin/slides/:id": "site content",

@@ -2,9 +2,10 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../nav";
-import { checkRecord, NO_WITNESSES, STEPS, witnessPolicy, type Inclusion, type Seen, type Step, type WitnessPolicy } from "../../lib/proof/check";
+import { checkRecord, NO_WITNESSES, STEPS, trustedKey, witnessPolicy, type Inclusion, type Seen, type Step, type WitnessPolicy } from "../../lib/proof/check";
+import type { Handover } from "../../../worker/domain/transparency/verify";
 
-type Checked = { inclusion: Inclusion; verifier_key: string; witnesses?: WitnessPolicy; consistency: string[] | null };
+type Checked = { inclusion: Inclusion; verifier_key: string; handovers?: Handover[]; witnesses?: WitnessPolicy; consistency: string[] | null };
 type Answer = { code: number; msg: string; data: Checked | Record<string, unknown> };
 
 const KEY = "proofline.log.key";
@@ -44,8 +45,9 @@ export function VerifyRecord({ kind, id, expected }: { kind: "order" | "transfer
     if (fetcher.state !== "idle" || !answer || answer.code !== 1) return;
     const data = answer.data as Checked;
     const t0 = performance.now();
-    // The key this browser met first is the one it keeps trusting: a new key fails the signature step.
-    const key = stored<string>(KEY) ?? data.verifier_key;
+    // The key this browser met first is the one it keeps trusting, or a key it handed over to
+    // in a checkpoint it signed (decision 136): any other new key fails the signature step.
+    const key = trustedKey(stored<string>(KEY), data.verifier_key, data.handovers);
     // So are the witnesses: a log that drops them fails the witness step.
     const policy = witnessPolicy(stored<WitnessPolicy>(WITNESSES), data.witnesses ?? NO_WITNESSES);
     const r = checkRecord(data.inclusion, key, expectedRef.current, stored<Seen>(SEEN), data.consistency, policy);

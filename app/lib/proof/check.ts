@@ -3,7 +3,7 @@
  * verdict is computed here, with worker/domain/transparency/verify.ts (noble only), never taken
  * from the server.
  */
-import { b64decode, b64encode, checkWitnesses, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
+import { b64decode, b64encode, checkWitnesses, followKeys, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion, type Handover } from "../../../worker/domain/transparency/verify";
 
 export const STEPS = ["signature_holds", "witnessed", "leaf_matches", "proof_leads_to_root", "consistent_with_last"] as const;
 export type StepName = (typeof STEPS)[number];
@@ -23,6 +23,17 @@ export const NO_WITNESSES: WitnessPolicy = { witnesses: [], quorum: 0 };
  */
 export function witnessPolicy(pinned: WitnessPolicy | null, offered: WitnessPolicy): WitnessPolicy {
   return pinned && pinned.quorum > 0 ? pinned : offered;
+}
+
+/**
+ * The key to check with (decision 136): the one this browser pinned, or the log's current key
+ * when a chain of handover checkpoints leads there from it, each signed by the key before. A key
+ * no chain reaches is not taken: the pinned one stays, and the signature step fails.
+ */
+export function trustedKey(pinned: string | null, current: string, handovers: readonly Handover[] = []): string {
+  if (!pinned || pinned === current) return current;
+  const follow = followKeys(pinned, handovers, current);
+  return follow.status === "ok" ? follow.verifier_key : pinned;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -8,7 +8,8 @@ import { apiOrLogin } from "../../lib/api.server";
 import { useRootData } from "../../root";
 import tradeStyles from "../../styles/trade.css";
 import { formatUsdt } from "../../../worker/domain/money/units";
-import { openNote, verifySumPath } from "../../../worker/domain/transparency/verify";
+import { openNote, verifySumPath, type Handover } from "../../../worker/domain/transparency/verify";
+import { trustedKey } from "../../lib/proof/check";
 export { shouldRevalidate } from "../../lib/revalidate";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: tradeStyles }];
@@ -28,24 +29,25 @@ type Entry = {
  * the signed root and total). The server sends the data, never the verdict.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const [entry, key] = await Promise.all([apiOrLogin<Entry>(context, request, "/api/proof/liabilities"), apiOrLogin<{ verifier_key: string }>(context, request, "/api/proof/key")]);
-  return { entry: entry.code === 1 ? entry.data : null, refused: entry.code === 1 ? null : entry.msg, verifier_key: key.code === 1 ? key.data.verifier_key : "" };
+  const [entry, key] = await Promise.all([apiOrLogin<Entry>(context, request, "/api/proof/liabilities"), apiOrLogin<{ verifier_key: string; handovers?: Handover[] }>(context, request, "/api/proof/key")]);
+  return { entry: entry.code === 1 ? entry.data : null, refused: entry.code === 1 ? null : entry.msg, verifier_key: key.code === 1 ? key.data.verifier_key : "", handovers: key.code === 1 ? (key.data.handovers ?? []) : [] };
 }
 
 type Check = { signature: boolean; path: boolean };
 
 export default function LiabilitiesPage() {
   const { t } = useTranslation("trade");
-  const { entry, refused, verifier_key } = useLoaderData<typeof loader>();
+  const { entry, refused, verifier_key, handovers } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en";
   const time = useLocalTime(locale);
   const [check, setCheck] = useState<Check | null>(null);
   useEffect(() => {
     if (!entry) return;
-    // The key this browser pinned from the log (Verify on an order) wins over the one sent now.
+    // The key this browser pinned from the log (Verify on an order) wins over the one sent now,
+    // unless handover checkpoints lead from it to the one sent now (decision 136).
     let key = verifier_key;
     try {
-      key = JSON.parse(localStorage.getItem("proofline.log.key") ?? "null") ?? verifier_key;
+      key = trustedKey(JSON.parse(localStorage.getItem("proofline.log.key") ?? "null"), verifier_key, handovers);
     } catch {
       key = verifier_key;
     }

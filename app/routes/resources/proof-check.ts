@@ -5,7 +5,8 @@ import { api } from "../../lib/api.server";
  * A resource route (no page): `/pages/proof/check?order_id=` (or `transfer_id=`) and `&first=`
  * (the tree size this browser saw last). It fetches, as the signed-in user, what the browser
  * needs to verify the record itself: the inclusion proof with its checkpoint (and its witnesses'
- * cosignatures), the log's key and witnesses, and the consistency proof from `first`. No verdict
+ * cosignatures), the log's key, its handover checkpoints and witnesses, and the consistency
+ * proof from `first`. No verdict
  * comes from here.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -18,5 +19,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const second = inclusion.data.tree_size as number;
   const consistency = first !== undefined && first > 0 && first <= second ? await api(context, request, "/api/proof/consistency", { first, second }) : null;
   const witnesses = { witnesses: (key.data?.witnesses ?? []) as string[], quorum: Number(key.data?.quorum ?? 0) };
-  return Response.json({ code: 1, msg: inclusion.msg, data: { inclusion: inclusion.data, verifier_key: key.data?.verifier_key ?? "", witnesses, consistency: consistency?.code === 1 ? consistency.data.proof : null } });
+  return Response.json({ code: 1, msg: inclusion.msg, data: { inclusion: inclusion.data, verifier_key: key.data?.verifier_key ?? "", handovers: key.data?.handovers ?? [], witnesses, consistency: consistency?.code === 1 ? consistency.data.proof : null } });
 }

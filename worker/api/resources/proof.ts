@@ -15,6 +15,7 @@ import { checkSnapshots } from "../../domain/transparency/liabilities";
 import { actingOperator } from "../../domain/identity/operators";
 import { resolveSessionWith } from "../../domain/identity/session";
 import { consistencyProof, inclusionProof } from "../../domain/transparency/merkle";
+import { readHandovers } from "../../domain/transparency/sequencer";
 import { tileReader } from "../../domain/transparency/tiles";
 import { b64encode } from "../../domain/transparency/verify";
 import { cosignaturesBetween, latestPublished, latestSigned, served, withCosignatures, witnessConfig } from "../../domain/transparency/witnesses";
@@ -77,7 +78,13 @@ export const proofApi = new Hono<AppEnv>()
     const identity = await logSequencer(c.env).identity();
     if (!identity) throw new ApiError("errors.log_not_configured", 503);
     const config = witnesses(c);
-    return ok(c, { ...identity, witnesses: config.witnesses.map((w) => w.vkey), quorum: config.quorum });
+    // Every handover (decision 136): a verifier that pinned an older key follows them to this one.
+    const handovers = await readHandovers(async (path) => {
+      const o = await c.env.LOG.get(path);
+      return o ? new Uint8Array(await o.arrayBuffer()) : null;
+    });
+    const key_history = [...(handovers.length ? [handovers[0].from] : []), ...handovers.map((h) => h.to)];
+    return ok(c, { ...identity, witnesses: config.witnesses.map((w) => w.vkey), quorum: config.quorum, key_history, handovers: handovers.map((h) => ({ tree_size: h.tree_size, note: h.note })) });
   })
   .on(["GET", "POST"], "/checkpoint", async (c) => {
     const latest = await latestCheckpoint(c);

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bank_cards, wallets } from "../../db/schema";
 import { isUniqueViolation } from "../identity/users";
-import { cardFingerprint, isSealed, sealCard, type CardKeys } from "./card-crypto";
+import { cardFingerprint, cardFingerprints, isSealed, sealCard, type CardKeys } from "./card-crypto";
 import { isTronAddress } from "../chains/tron";
 import { cardLast4, isValidCardNumber, normalizeCardNumber } from "./validate";
 import { bindingOpensAt } from "./waiting";
@@ -71,6 +71,9 @@ export async function addBankCard(
   if (live.length >= MAX_BOUND) return { status: "limit_reached" };
   // Cards bound before encryption have no real fingerprint, only their plain number.
   if (live.some((c) => c.card_fingerprint.startsWith("legacy:") && !isSealed(c.card_number) && normalizeCardNumber(c.card_number) === number)) return { status: "duplicate" };
+  // During a key rotation a card bound under an older key has that key's fingerprint.
+  const known = await cardFingerprints(keys, number);
+  if (live.some((c) => known.includes(c.card_fingerprint))) return { status: "duplicate" };
   const [card_number, card_fingerprint] = await Promise.all([sealCard(keys, number), cardFingerprint(keys, number)]);
   try {
     const [card] = await db

@@ -9,6 +9,7 @@ import { spendOperatorCode } from "./operator-two-factor";
 import { newSessionToken, sessionInsert } from "./session";
 import { failedAttempt, operatorThrottleKey, succeededAttempt, takeAttempt } from "./throttle";
 import { isUniqueViolation } from "./users";
+import { auditInsert } from "../audit/log";
 
 export type Operator = typeof operators.$inferSelect;
 
@@ -29,19 +30,24 @@ export function checkOperatorCredentials(account: string, password: string): { s
   return { status: "ok", account: normalized };
 }
 
+/**
+ * A new operator, and its audit row (`operator.create`) in the same batch (decision 137).
+ * `audit.operator_id` 0 is the command line (no operator acted); `via` names the command.
+ */
 export async function createOperator(
   db: Db,
-  input: { account: string; password: string },
+  input: { account: string; password: string; audit?: { operator_id: number; via: string; reason?: string } },
   now_ms: number,
 ): Promise<{ status: "ok"; operator: Operator } | { status: OperatorCredentialsProblem | "account_taken" }> {
   const checked = checkOperatorCredentials(input.account, input.password);
   if (checked.status !== "ok") return checked;
   const account = checked.account;
+  const audit = input.audit ?? { operator_id: 0, via: "createOperator" };
   try {
-    const [operator] = await db
-      .insert(operators)
-      .values({ account, password_hash: hashPassword(input.password), created_at_ms: now_ms })
-      .returning();
+    const [[operator]] = await db.batch([
+      db.insert(operators).values({ account, password_hash: hashPassword(input.password), created_at_ms: now_ms }).returning(),
+      auditInsert(db, { operator_id: audit.operator_id, action: "operator.create", target: `operator:${account}`, reason: audit.reason ?? "", data: { via: audit.via } }, now_ms),
+    ]);
     return { status: "ok", operator };
   } catch (err) {
     if (isUniqueViolation(err, "operators.account")) return { status: "account_taken" };

@@ -3,7 +3,7 @@ import { base64, hex } from "@scure/base";
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "../../db/client";
-import { openCard, sealCard, type CardKeys } from "../binding/card-crypto";
+import { LEGACY_KEY_ID, openCard, sealCard, type CardKey, type CardKeys } from "../binding/card-crypto";
 import { two_factor, two_factor_recovery_codes } from "../../db/schema";
 import { verifyPassword } from "./password";
 import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";
@@ -66,13 +66,15 @@ export function newRecoveryCodes(): string[] {
 const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, "");
 
 /**
- * How a recovery code is stored (decision 116): "v1:" and HMAC-SHA-256 under the deployment's
- * recovery key (derived from CARD_KEY). A copy of D1 alone cannot test guesses against it;
- * a plain SHA-256 of ~49 bits could be searched offline, for every user at once.
+ * How a recovery code is stored (decision 116): HMAC-SHA-256 under a recovery key derived from
+ * a card key. A copy of D1 alone cannot test guesses against it; a plain SHA-256 of ~49 bits
+ * could be searched offline, for every user at once. Key "0" (CARD_KEY) writes "v1:<mac>", a
+ * key of the ring "v2:<key id>:<mac>" (decision 135): a one-way hash cannot be re-sealed, so
+ * `keys:reseal` counts the codes each older key still holds.
  */
-export async function recoveryCodeHash(keys: CardKeys, code: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", keys.recovery, new TextEncoder().encode(normalizeRecoveryCode(code)));
-  return `v1:${base64.encode(new Uint8Array(mac))}`;
+export async function recoveryCodeHash(key: CardKey, code: string): Promise<string> {
+  const mac = base64.encode(new Uint8Array(await crypto.subtle.sign("HMAC", key.recovery, new TextEncoder().encode(normalizeRecoveryCode(code)))));
+  return key.id === LEGACY_KEY_ID ? `v1:${mac}` : `v2:${key.id}:${mac}`;
 }
 
 /**
@@ -148,7 +150,9 @@ async function takeStep(db: Db, user_id: number, step: number, enabled: boolean)
 async function takeRecoveryCode(db: Db, keys: CardKeys | null, user_id: number, code: string, now_ms: number): Promise<boolean> {
   const r = two_factor_recovery_codes;
   // The stored form is either one; each row matches only its own, so a code is still spent once.
-  const hashes = keys ? [await recoveryCodeHash(keys, code), legacyRecoveryCodeHash(code)] : [legacyRecoveryCodeHash(code)];
+  // Codes made under an older key of the ring still work until that key leaves it.
+  const keyed = keys ? await Promise.all(keys.ring.map((k) => recoveryCodeHash(k, code))) : [];
+  const hashes = [...keyed, legacyRecoveryCodeHash(code)];
   const used = await db
     .update(r)
     .set({ used_at_ms: now_ms })

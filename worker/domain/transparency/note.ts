@@ -20,17 +20,28 @@ export function verifierKey(name: string, public_key: Uint8Array): string {
   return `${name}+${hex(keyId(name, public_key))}+${b64encode(Uint8Array.of(0x01, ...public_key))}`;
 }
 
-/** C2SP tlog-checkpoint body: origin, tree size, base64 root hash, each on its own line. */
-export function checkpointBody(origin: string, tree_size: number, root_hash: Uint8Array): string {
+/**
+ * C2SP tlog-checkpoint body: origin, tree size, base64 root hash, each on its own line; then
+ * extension lines (a log-key handover names the next key: verify.ts `HANDOVER_LINE`).
+ */
+export function checkpointBody(origin: string, tree_size: number, root_hash: Uint8Array, extensions: string[] = []): string {
   if (!origin || origin.includes("\n")) throw new TypeError("a checkpoint origin is one non-empty line");
-  return `${origin}\n${tree_size}\n${b64encode(root_hash)}\n`;
+  if (extensions.some((e) => !e || e.includes("\n"))) throw new TypeError("an extension is one non-empty line");
+  return `${origin}\n${tree_size}\n${b64encode(root_hash)}\n${extensions.map((e) => `${e}\n`).join("")}`;
 }
 
-/** The signed note: the body, a blank line, and "— <name> <base64(key id || signature)>". */
-export function signNote(body: string, name: string, seed: Uint8Array): string {
+/**
+ * The signed note: the body, a blank line, and "— <name> <base64(key id || signature)>", one
+ * line per key (a handover checkpoint: the old key's, then the new key's).
+ */
+export function signNote(body: string, name: string, ...seeds: Uint8Array[]): string {
   if (!body.endsWith("\n") || body.includes("\n\n")) throw new TypeError("a note body is lines, each ending in a newline, none empty");
-  const signature = ed25519.sign(new TextEncoder().encode(body), seed);
-  return `${body}\n\u2014 ${name} ${b64encode(Uint8Array.of(...keyId(name, publicKeyOf(seed)), ...signature))}\n`;
+  if (seeds.length === 0) throw new TypeError("a note needs a signature");
+  const lines = seeds.map((seed) => {
+    const signature = ed25519.sign(new TextEncoder().encode(body), seed);
+    return `\u2014 ${name} ${b64encode(Uint8Array.of(...keyId(name, publicKeyOf(seed)), ...signature))}\n`;
+  });
+  return `${body}\n${lines.join("")}`;
 }
 
 /** A witness's verifier key: `<name>+<key id hex>+<base64(0x04 || public key)>`. */

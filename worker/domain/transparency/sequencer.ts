@@ -11,13 +11,47 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { d1Statements, type Db } from "../../db/client";
 import { log_checkpoints } from "../../db/schema";
 import { appendHashes, treeRoot, type HashId } from "./merkle";
-import { checkpointBody, signNote } from "./note";
+import { checkpointBody, publicKeyOf, signNote, verifierKey } from "./note";
 import { entryBundlesToWrite, hashTilesToWrite, tileReader } from "./tiles";
 import { accountName, orderLeaf, transferLeaf, type AccountRow, type OrderRow, type OrderTickRow, type TransferRow } from "./leaves";
-import { b64encode, hex, leafHash, type Hash } from "./verify";
+import { b64encode, HANDOVER_LINE, hex, leafHash, openNote, type Hash } from "./verify";
 
-/** The log's keys: Ed25519 seed for checkpoints, HMAC key for pseudonyms, and the log's name. */
-export type LogKeys = { origin: string; signing_seed: Uint8Array; pseudonym_key: Uint8Array };
+/**
+ * The log's keys: Ed25519 seed for checkpoints, HMAC key for pseudonyms, and the log's name.
+ * `previous_seed`: the key being handed over from (decision 136); `handover_from` set means the
+ * next checkpoint is the handover, signed by that key and `signing_seed` and naming the new key.
+ */
+export type LogKeys = { origin: string; signing_seed: Uint8Array; pseudonym_key: Uint8Array; previous_seed?: Uint8Array | null; handover_from?: Uint8Array | null };
+
+/** Where the handover checkpoints are kept in the log's bucket, for verifiers that pinned an older key. */
+export const HANDOVERS_PATH = "key-handovers";
+export type HandoverRecord = { tree_size: number; from: string; to: string; note: string };
+
+/**
+ * Whether the next checkpoint may be signed, and how (decision 136): "fresh" (no checkpoint yet)
+ * and "current" (the latest is signed by our key) sign as usual; "handover" (the latest is signed
+ * by `previous_seed`) signs the handover; "unknown_key" (the latest is signed by neither) signs
+ * nothing: a new key without a handover would look like a fork to every verifier.
+ */
+export async function keyContinuity(db: Db, keys: LogKeys): Promise<"fresh" | "current" | "handover" | "unknown_key"> {
+  const [latest] = await db.all<{ note: string }>(sql`SELECT note FROM log_checkpoints ORDER BY tree_size DESC LIMIT 1`);
+  if (!latest) return "fresh";
+  if (openNote(latest.note, verifierKey(keys.origin, publicKeyOf(keys.signing_seed))).status === "ok") return "current";
+  if (keys.previous_seed && openNote(latest.note, verifierKey(keys.origin, publicKeyOf(keys.previous_seed))).status === "ok") return "handover";
+  return "unknown_key";
+}
+
+/** The handovers so far, oldest first (an absent or damaged file reads as none: each note proves itself). */
+export async function readHandovers(get: (path: string) => Promise<Uint8Array | null>): Promise<HandoverRecord[]> {
+  const bytes = await get(HANDOVERS_PATH);
+  if (!bytes) return [];
+  try {
+    const list = JSON.parse(new TextDecoder().decode(bytes)) as HandoverRecord[];
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Where tiles live (R2 in the Worker, a Map in tests). */
 export type TileStore = { get(path: string): Promise<Uint8Array | null>; put(path: string, bytes: Uint8Array): Promise<void> };
@@ -131,7 +165,7 @@ export async function appendBatch(
     const fromOld = new Map(missing.map((id, i) => [`${id.level}/${id.index}`, got[i]]));
     return ids.map((id) => (byId.get(`${id.level}/${id.index}`) ?? fromOld.get(`${id.level}/${id.index}`)) as Hash);
   });
-  const note = signNote(checkpointBody(keys.origin, new_size, root), keys.origin, keys.signing_seed);
+  const note = keys.handover_from ? await signHandover(store, keys, keys.handover_from, new_size, root) : signNote(checkpointBody(keys.origin, new_size, root), keys.origin, keys.signing_seed);
   // The batch's leaves as one statement over one JSON parameter (not an insert per 15 rows).
   const leafRows = JSON.stringify(made.map((m, i) => [tree_size + i, m.seq, m.kind, m.ref_id, m.user_id, m.leaf]));
   const at = (i: number) => sql.raw(`json_extract(value, '$[${i}]')`);
@@ -143,4 +177,19 @@ export async function appendBatch(
   );
   if (publish_checkpoint) await store.put("checkpoint", new TextEncoder().encode(note));
   return { appended: made.length, tree_size: new_size, more };
+}
+
+/**
+ * The handover checkpoint: its body names the new verifier key, and the old key signs it, then
+ * the new one. Recorded in the bucket's handover list before D1 records the checkpoint (like the
+ * tiles), so a verifier that pinned the old key always finds its way; a repeat after a crash
+ * writes the same note (Ed25519 is deterministic) and is recorded once.
+ */
+async function signHandover(store: TileStore, keys: LogKeys, from: Uint8Array, tree_size: number, root: Hash): Promise<string> {
+  const to = verifierKey(keys.origin, publicKeyOf(keys.signing_seed));
+  const note = signNote(checkpointBody(keys.origin, tree_size, root, [`${HANDOVER_LINE}${to}`]), keys.origin, from, keys.signing_seed);
+  const list = (await readHandovers((path) => store.get(path))).filter((h) => h.tree_size < tree_size);
+  list.push({ tree_size, from: verifierKey(keys.origin, publicKeyOf(from)), to, note });
+  await store.put(HANDOVERS_PATH, new TextEncoder().encode(JSON.stringify(list)));
+  return note;
 }

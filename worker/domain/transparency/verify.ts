@@ -242,6 +242,59 @@ export function parseCheckpoint(body: string): { origin: string; tree_size: numb
   }
 }
 
+// ------------------------------------------------------------------ log-key handover (decision 136)
+
+/**
+ * A checkpoint extension line (C2SP tlog-checkpoint allows lines after the root): the log's next
+ * verifier key. A handover checkpoint carries it and is signed by the old key and the new one.
+ * The line is inside the signed body, so the old key's signature names the new key: copying an
+ * old checkpoint and adding a signature line of one's own hands nothing over.
+ */
+export const HANDOVER_LINE = "key-handover ";
+
+/** The verifier key a checkpoint body hands over to, or null. */
+export function handoverTarget(body: string): string | null {
+  const line = body.split("\n").slice(3).find((l) => l.startsWith(HANDOVER_LINE));
+  return line ? line.slice(HANDOVER_LINE.length) : null;
+}
+
+export type Handover = { tree_size: number; note: string };
+export type KeyFollow = { status: "ok"; verifier_key: string; followed: string[] } | { status: "untrusted"; verifier_key: string; reason: string };
+
+/**
+ * Whether `note` hands the log over from `trusted` to a new key: it opens under `trusted`, its
+ * body names the new key, and it opens under that key too (the new key's holder signed). Answers
+ * the new key, or null.
+ */
+export function followHandover(trusted: string, note: string, origin?: string): string | null {
+  const opened = openNote(note, trusted);
+  if (opened.status !== "ok") return null;
+  const cp = parseCheckpoint(opened.body);
+  const next = handoverTarget(opened.body);
+  if (!cp || !next || (origin !== undefined && cp.origin !== origin) || next === trusted) return null;
+  return openNote(note, next).status === "ok" ? next : null;
+}
+
+/**
+ * From the key a verifier trusts to the key the log signs with now, through handover
+ * checkpoints only (oldest first; ones that do not start from the trusted key are passed over).
+ * A current key no chain reaches is "untrusted": a new key is trusted only through a checkpoint
+ * signed by a key already trusted.
+ */
+export function followKeys(trusted: string, handovers: readonly Handover[], current: string, origin?: string): KeyFollow {
+  let key = trusted;
+  const followed: string[] = [];
+  for (const h of [...handovers].sort((a, b) => a.tree_size - b.tree_size)) {
+    const next = followHandover(key, h.note, origin);
+    if (next) {
+      key = next;
+      followed.push(next);
+    }
+  }
+  if (key === current) return { status: "ok", verifier_key: key, followed };
+  return { status: "untrusted", verifier_key: key, reason: followed.length ? "chain_ends_elsewhere" : "no_handover" };
+}
+
 // ------------------------------------------------------------------ C2SP tlog-cosignature: witnesses
 
 /** Ed25519 cosignature/v1 (C2SP tlog-cosignature): the type byte of its key id and verifier key. */
