@@ -16,12 +16,11 @@ import { getDb } from "../../worker/db/client";
 import type { Env } from "../../worker/env";
 import { generateSigningKey, publicKeyOf, verifierKey } from "../../worker/domain/transparency/note";
 import { appendBatch, keyContinuity, pseudonymOf, type LogKeys, type TileStore } from "../../worker/domain/transparency/sequencer";
-import { logError, logWarn } from "../../worker/observability/log";
 import { b64decode } from "../../worker/domain/transparency/verify";
 import { entryOf, latestSnapshot, scrubLiabilityFiles, takeSnapshot } from "../../worker/domain/transparency/liabilities";
 import { latestSigned, witnessConfig, witnessRound, type WitnessConfig, type WitnessFetch, type WitnessOutcome } from "../../worker/domain/transparency/witnesses";
 import type { LogSequencerApi } from "./log-api";
-import { logError, logInfo } from "../../worker/observability/log";
+import { logError, logInfo, logWarn } from "../../worker/observability/log";
 
 const DAY_MS = 24 * 3600_000;
 
