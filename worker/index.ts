@@ -14,7 +14,7 @@ import { boundedPageRequest, crossSitePageWrite, newNonce, withSecureCookies } f
 import { APP_ENVS, appEnvOf, walletOf } from "./mode";
 import { checkMoneyMode } from "./domain/ledger/money-mode";
 import { getDb } from "./db/client";
-import { logError } from "./observability/log";
+import { asInvocation, logError } from "./observability/log";
 import { observeRequest } from "./observability/request";
 
 export { UserChannel } from "../durable-objects/user-channel/user-channel";
@@ -96,7 +96,7 @@ export default {
   async scheduled(_controller, env) {
     const reason = await refusalOf(env);
     if (reason) return void refused(reason);
-    const run = await runCron(env);
+    const run = await asInvocation("cron", () => runCron(env));
     if (run.outcome === "failed") throw new Error(`cron run failed: ${run.jobs.filter((j) => !j.ok).map((j) => j.name).join(", ")}`);
   },
 } satisfies ExportedHandler<Env>;

@@ -23,7 +23,7 @@ import { pokeLog } from "../../worker/transparency-log";
 import { TICK_MS } from "./simulation";
 import { writeSimLog } from "./sim-log";
 import { openUpstream, UpstreamFeed } from "./upstream";
-import { logError, underRequest } from "../../worker/observability/log";
+import { logError, underRequest, asInvocation } from "../../worker/observability/log";
 import { recordMetric } from "../../worker/observability/metrics";
 
 export type { HubConfig } from "./hub-api";
@@ -195,6 +195,11 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
 
   /** The beat: this second's tick, the feed kept open, due orders settled, exposure logged. */
   async alarm(): Promise<void> {
+    return asInvocation("alarm:quote-hub", () => this.onAlarm());
+  }
+
+  /** The alarm's work, under an invocation id of its own (its log lines carry it). */
+  private async onAlarm(): Promise<void> {
     const now = Date.now();
     let more = false;
     try {

@@ -22,7 +22,7 @@ import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
 import { quoteSocketCap } from "./quote-hub";
-import { logError, underRequest } from "../../worker/observability/log";
+import { logError, underRequest, asInvocation } from "../../worker/observability/log";
 
 /** A held quote block younger than this greets new pages without asking the hub. */
 const GREETING_FRESH_MS = 1_000;
@@ -114,7 +114,12 @@ export class QuoteRelay extends PageSocketObject implements QuoteRelayApi {
   }
 
   /** While pages are open: the hub socket stays open. With none left: closed, and no alarm. */
-  async alarm() {
+  async alarm(): Promise<void> {
+    return asInvocation("alarm:quote-relay", () => this.onAlarm());
+  }
+
+  /** The alarm's work, under an invocation id of its own (its log lines carry it). */
+  private async onAlarm(): Promise<void> {
     if (this.ctx.getWebSockets().length === 0) {
       this.upstream?.close(1000, "no pages");
       this.upstream = null;

@@ -15,7 +15,7 @@ import { encode, parseServiceClientMessage, refusalClose, SERVICE_FRAME_MAX, typ
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
 import { Sequencer } from "./sequencer";
 import { sendErrorOf } from "./send-errors";
-import { logError, underRequest } from "../../worker/observability/log";
+import { logError, underRequest, asInvocation } from "../../worker/observability/log";
 
 /** Who a socket is, fixed at the (authenticated) upgrade. */
 type Attachment = { side: Side; conversation_id: number; operator_id: number | null; operator_name: string | null; locale: LocaleKey };
@@ -228,7 +228,12 @@ export class ServiceConversation extends DurableObject<Env> implements ServiceCo
    * An alarm an earlier version of this object set: it writes what is pending. Pending rows now
    * wait in the inbox's journal, whose alarm asks for the flush (decision 105).
    */
-  async alarm() {
+  async alarm(): Promise<void> {
+    return asInvocation("alarm:service-conversation", () => this.onAlarm());
+  }
+
+  /** The alarm's work, under an invocation id of its own (its log lines carry it). */
+  private async onAlarm(): Promise<void> {
     await this.flush().catch((err) => logError("service.flush_failed", { err }));
   }
 

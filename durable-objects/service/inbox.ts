@@ -6,7 +6,7 @@ import { groupStatements, writeMessageGroups, type GroupWritten, type MessageGro
 import { openPage, sendAll } from "../page-sockets";
 import type { ServerMessage } from "../protocol";
 import type { ServiceInboxApi } from "./conversation-api";
-import { logError } from "../../worker/observability/log";
+import { logError, asInvocation } from "../../worker/observability/log";
 
 /** A group commit holds at most this many statements (D1 counts up to 1,000 queries an invocation). */
 const STATEMENTS_PER_COMMIT = 600;
@@ -93,7 +93,12 @@ export class ServiceInbox extends PageSocketObject implements ServiceInboxApi {
    * stopped before writing it (a crash, an eviction). Its object, asked to flush, takes the row
    * back and writes it; then the row leaves the journal.
    */
-  async alarm() {
+  async alarm(): Promise<void> {
+    return asInvocation("alarm:service-inbox", () => this.onAlarm());
+  }
+
+  /** The alarm's work, under an invocation id of its own (its log lines carry it). */
+  private async onAlarm(): Promise<void> {
     this.alarmArmed = false;
     const sql = this.journalSql();
     const stale = sql.exec<{ conversation_id: number; id: number }>(`SELECT conversation_id, id FROM journal WHERE at_ms < ? ORDER BY conversation_id, id`, Date.now() - STALE_MS).toArray();

@@ -20,7 +20,7 @@ import { b64decode } from "../../worker/domain/transparency/verify";
 import { entryOf, latestSnapshot, scrubLiabilityFiles, takeSnapshot } from "../../worker/domain/transparency/liabilities";
 import { latestSigned, witnessConfig, witnessRound, type WitnessConfig, type WitnessFetch, type WitnessOutcome } from "../../worker/domain/transparency/witnesses";
 import type { LogSequencerApi } from "./log-api";
-import { logError, logInfo, logWarn } from "../../worker/observability/log";
+import { logError, logInfo, logWarn, asInvocation } from "../../worker/observability/log";
 
 const DAY_MS = 24 * 3600_000;
 
@@ -98,7 +98,12 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
     return keys ? entryOf(getDb(this.env.DB), this.store(), keys, user_id) : null;
   }
 
-  async alarm() {
+  async alarm(): Promise<void> {
+    return asInvocation("alarm:log-sequencer", () => this.onAlarm());
+  }
+
+  /** The alarm's work, under an invocation id of its own (its log lines carry it). */
+  private async onAlarm(): Promise<void> {
     const keys = await this.signingKeys();
     if (!keys) return;
     const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now(), { publish_checkpoint: this.unwitnessed() });
@@ -197,10 +202,10 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
       return keys;
     }
     if (continuity === "handover") {
-      logWarn("log_key_handover", { from: verifierKey(keys.origin, publicKeyOf(keys.previous_seed!)), to: verifierKey(keys.origin, publicKeyOf(keys.signing_seed)) });
+      logWarn("log.key_handover", { from: verifierKey(keys.origin, publicKeyOf(keys.previous_seed!)), to: verifierKey(keys.origin, publicKeyOf(keys.signing_seed)) });
       return { ...keys, handover_from: keys.previous_seed };
     }
-    logError("log_key_unknown", { detail: "the latest checkpoint is signed by neither LOG_SIGNING_KEY nor LOG_PREVIOUS_SIGNING_KEY: nothing is signed (docs/ops/keys.md)" });
+    logError("log.key_unknown", { detail: "the latest checkpoint is signed by neither LOG_SIGNING_KEY nor LOG_PREVIOUS_SIGNING_KEY: nothing is signed (docs/ops/keys.md)" });
     return null;
   }
 

@@ -46,6 +46,15 @@ export function underRequest<T>(request_id: string | undefined, route: string, f
   return request_id ? context.run({ request_id, route }, fn) : fn();
 }
 
+/**
+ * Runs work that no request started (a cron run, an object's alarm) under an id of its own, so
+ * its lines carry one too and can be asked for together: `route` names the invocation
+ * (`cron`, `alarm:quote-hub`).
+ */
+export function asInvocation<T>(route: string, fn: () => T): T {
+  return context.run({ request_id: crypto.randomUUID(), route }, fn);
+}
+
 /** The current request's context, if any: the API names its route pattern in it once it is matched. */
 export function currentRequest(): RequestContext | undefined {
   return context.getStore();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { captureLogs, currentRequestId, isSecretName, log, requestIdOf, underRequest, withRequest, type LogFields, type LogLevel } from "../../../worker/observability/log";
+import { asInvocation, captureLogs, currentRequestId, isSecretName, log, requestIdOf, underRequest, withRequest, type LogFields, type LogLevel } from "../../../worker/observability/log";
 
 let lines: { level: LogLevel; line: LogFields }[] = [];
 let restore = () => {};
@@ -42,6 +42,19 @@ describe("structured logs", () => {
     underRequest(undefined, "QuoteHub.placeAs", () => log("info", "alone"));
     expect(lines[0].line).toMatchObject({ request_id: "req-rpc", route: "QuoteHub.placeAs" });
     expect(lines[1].line.request_id).toBeUndefined();
+  });
+
+  it("work no request started (a cron run, an alarm) logs under an id of its own, a new one each time", async () => {
+    capture();
+    await asInvocation("cron", async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      log("info", "cron.run");
+    });
+    asInvocation("alarm:quote-hub", () => log("info", "hub.beat"));
+    expect(lines.map((l) => l.line.route)).toEqual(["cron", "alarm:quote-hub"]);
+    expect(lines[0].line.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines[1].line.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines[1].line.request_id).not.toBe(lines[0].line.request_id);
   });
 
   it("never writes a field whose name says it holds a secret, however deep", () => {
