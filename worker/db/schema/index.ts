@@ -15,4 +15,4 @@ export * from "./two-factor";
 export * from "./limits";
 export * from "./devices";
 export * from "./transparency";
-export * from "./operations";
+export * from "./cron-runs";
