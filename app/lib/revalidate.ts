@@ -1,4 +1,5 @@
-import type { ShouldRevalidateFunction } from "@remix-run/react";
+import { useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useEffect } from "react";
 
 /**
  * After an action answered 401, do not reload the page's data: that reload would redirect to
@@ -11,3 +12,17 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
   if (result?.status === 401 || result?.network) return false;
   return defaultShouldRevalidate;
 };
+
+/**
+ * Reloads the page's data every `every_ms` while the page is visible and no reload is running:
+ * the console's live pages (a market's exposure, the operations signals).
+ */
+export function useRevalidateEvery(every_ms: number): void {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+    }, every_ms);
+    return () => clearInterval(timer);
+  }, [revalidator, every_ms]);
+}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useRevalidateEvery } from "../../lib/revalidate";
 import { useTranslation } from "react-i18next";
 import { ExposureChart, type ExposurePoint } from "../../components/admin/exposure-chart";
 import { ProductForm, type ProductRow } from "../../components/admin/product-form";
@@ -41,13 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AdminProduct() {
   const { t, i18n } = useTranslation("admin");
   const { product, exposure, proposals } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [revalidator]);
+  useRevalidateEvery(REFRESH_MS);
   const usdt = (micro: number) => formatUsdt(micro, i18n.language);
   const over = exposure.worst_case_micro > exposure.limit_micro;
   return (

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { useLoaderData } from "@remix-run/react";
+import { useRevalidateEvery } from "../../lib/revalidate";
 import { useTranslation } from "react-i18next";
 import { BarChart, Meter } from "../../components/admin/bar-chart";
 import { TableWrap } from "../../components/admin/money";
@@ -105,13 +105,7 @@ export default function AdminOperations() {
   const { t, i18n } = useTranslation("admin");
   const lng = i18n.language;
   const { ops, error } = useLoaderData<typeof loader>();
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [revalidator]);
+  useRevalidateEvery(REFRESH_MS);
 
   if (!ops) return <p className="notice notice-bad">{error}</p>;
   const r = ops.readiness;
