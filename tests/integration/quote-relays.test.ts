@@ -6,7 +6,8 @@
  * reconnects once and its ticks go on in order.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { bin, prepare, quietEnv } from "../../scripts/lib";
@@ -18,8 +19,11 @@ const URL_QUOTES = `ws://127.0.0.1:${PORT}/ws/quotes/BTC-USDT`;
 const SOCKETS = 2_000;
 let server: ChildProcess | null = null;
 
+/** The first start bundles the Worker into the state; a restart serves that bundle (a crash does not rebuild). */
 async function startServer() {
-  server = spawn(bin("tsx"), ["scripts/workerd-serve.ts", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local", "--var", "QUOTE_RELAYS:4", "--var", "QUOTE_SOCKETS_MAX:600"], { env: quietEnv, stdio: "ignore", detached: true });
+  const bundled = join(STATE, "bundle", "index.js");
+  const script = existsSync(bundled) ? ["--script", bundled] : [];
+  server = spawn(bin("tsx"), ["scripts/workerd-serve.ts", "--port", String(PORT), "--persist-to", STATE, ...script, "--var", "APP_ENV:local", "--var", "QUOTE_RELAYS:4", "--var", "QUOTE_SOCKETS_MAX:600"], { env: quietEnv, stdio: "ignore", detached: true });
   await serverUp(`http://127.0.0.1:${PORT}`, 90_000, 250);
 }
 

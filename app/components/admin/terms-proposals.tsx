@@ -15,21 +15,24 @@ export type ProposalOut = ReturnType<typeof proposalOut>;
  */
 export function TermsProposals({ proposals, empty = false }: { proposals: ProposalOut[]; empty?: boolean }) {
   const { t } = useTranslation("admin");
+  // One action for the list, not one per card: an opened or declined proposal leaves the list in
+  // the same render that brings the answer, and its words must still be said.
+  const action = useAction();
   if (proposals.length === 0) return empty ? <p className="muted">{t("terms.none")}</p> : null;
   return (
     <div className="terms-proposals" data-testid="terms-proposals">
       {proposals.map((p) => (
-        <ProposalCard key={p.id} p={p} />
+        <ProposalCard key={p.id} p={p} action={action} />
       ))}
     </div>
   );
 }
 
-function ProposalCard({ p }: { p: ProposalOut }) {
+function ProposalCard({ p, action }: { p: ProposalOut; action: ReturnType<typeof useAction> }) {
   const { t, i18n } = useTranslation("admin");
   const ui = useUi();
   const me = useOperator();
-  const { fetcher, busy } = useAction();
+  const { fetcher, busy } = action;
   const mine = me?.id === p.proposed_by;
   const target = p.kind === "withdrawal" ? t(`withdrawals.channel_${p.target}`) : p.target;
   async function open() {
