@@ -20,7 +20,7 @@ import { recordMetric } from "./observability/metrics";
 import { logBacklog, settlementBacklog } from "./observability/readiness";
 import { THRESHOLDS } from "./observability/thresholds";
 import { sweepOverdueOrders } from "./sweep";
-import { logSequencer } from "./transparency-log";
+import { logSequencer, logWorksAlone } from "./transparency-log";
 import { pruneIfDue } from "./domain/retention/prune";
 
 export type CronJob = {
@@ -33,11 +33,11 @@ export type CronJob = {
 };
 
 /**
- * The log's jobs reach the sequencer directly, not through pokeLog/liabilitiesIfDue (which log
- * and swallow for the request paths): here a failure must reach the run's record. Under tests
- * (APP_ENV "test") nothing pokes the log, as in worker/transparency-log.ts.
+ * The log's jobs reach the sequencer directly, not through pokeLog (which logs and swallows for
+ * the request paths): here a failure must reach the run's record. The rule for tests is the
+ * log's own (`logWorksAlone`).
  */
-const logJob = (work: (env: Env) => Promise<unknown>) => (env: Env) => (env.APP_ENV === "test" ? Promise.resolve("skipped under tests") : work(env));
+const logJob = (work: (env: Env) => Promise<unknown>) => (env: Env) => (logWorksAlone(env) ? work(env) : Promise.resolve("skipped under tests"));
 
 export const CRON_JOBS: readonly CronJob[] = [
   /** A backstop for hub alarms that did not run: every symbol with overdue open orders settles them. */
