@@ -8,8 +8,11 @@ import { describe, expect, it } from "vitest";
 
 const root = join(__dirname, "../..");
 const ROOMS = ["app/", "worker/", "durable-objects/", "scripts/", "tests/", "docs/", "migrations/", "locales/", "public/"];
-/** Written by a run, not kept in the repo. */
-const GENERATED = ["tests/.reports/"];
+/** Written by a run, not kept in the repo: the folders .gitignore names from the root. */
+const GENERATED = readFileSync(join(root, ".gitignore"), "utf8")
+  .split("\n")
+  .filter((line) => line.startsWith("/") && line.endsWith("/"))
+  .map((line) => line.slice(1));
 
 function markdownFiles(): string[] {
   const docs = readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md")).map((f) => join("docs", f));
