@@ -95,6 +95,13 @@ try {
   failures.push("ops:drill");
 }
 
+/** The first lines of a failure's message, without colours, indented under its name: CI keeps only the tail. */
+function why(message: string | undefined): string {
+  if (!message) return "";
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((l) => l.trimEnd()).filter(Boolean).slice(0, 4);
+  return lines.map((l) => `\n            ${l.slice(0, 200)}`).join("");
+}
+
 let passed = (installable ? 1 : 0) + (survived ? 1 : 0) + (restored ? 1 : 0);
 let failed = (installable ? 0 : 1) + (survived ? 0 : 1) + (restored ? 0 : 1);
 // The names of what failed go last, next to the count: CI keeps only the tail of the output.
@@ -105,14 +112,22 @@ if (existsSync("tests/.reports/vitest.json")) {
   failed += v.numFailedTests;
   for (const file of v.testResults ?? []) {
     const bad = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === "failed");
-    for (const t of bad) failedNames.push(`vitest  ${file.name.replace(process.cwd() + "/", "")} > ${t.fullName}`);
+    for (const t of bad) failedNames.push(`vitest  ${file.name.replace(process.cwd() + "/", "")} > ${t.fullName}${why(t.failureMessages?.[0])}`);
     if (!bad.length && file.status === "failed") failedNames.push(`vitest  ${file.name.replace(process.cwd() + "/", "")}: ${String(file.message ?? "").split("\n")[0]}`);
   }
 }
-type Suite = { title: string; file?: string; specs?: { title: string; tests: { status: string }[] }[]; suites?: Suite[] };
+type Suite = {
+  title: string;
+  file?: string;
+  specs?: { title: string; tests: { status: string; results?: { error?: { message?: string } }[] }[] }[];
+  suites?: Suite[];
+};
 function badSpecs(suite: Suite, path: string[], out: string[], runner: string) {
-  for (const spec of suite.specs ?? [])
-    if (spec.tests.some((t) => t.status === "unexpected" || t.status === "flaky")) out.push(`${runner}  ${[...path, spec.title].join(" > ")}`);
+  for (const spec of suite.specs ?? []) {
+    const bad = spec.tests.filter((t) => t.status === "unexpected" || t.status === "flaky");
+    const message = bad.flatMap((t) => t.results ?? []).find((r) => r.error?.message)?.error?.message;
+    if (bad.length) out.push(`${runner}  ${[...path, spec.title].join(" > ")}${why(message)}`);
+  }
   for (const child of suite.suites ?? []) badSpecs(child, [...path, child.title], out, runner);
 }
 for (const [runner, report] of [["playwright", "tests/.reports/playwright.json"], ["walk", "tests/.reports/walk.json"]]) {
