@@ -34,8 +34,15 @@ for (const size of SIZES) {
       for (const name of ["d1", "feed:BTC/USDT", "settlement_backlog", "log_oldest", "checkpoint_age", "cron"]) {
         await expect(checks.locator(`tr[data-check="${name}"]`)).toHaveAttribute("data-ok", "1");
       }
+      // Each check reads in the page's language: its label, and why it reads as it does.
+      await expect(checks.locator('tr[data-check="d1"]')).toContainText(ops.check.d1);
+      await expect(checks.locator('tr[data-check="feed:BTC/USDT"]')).toContainText(`${ops.check.feed} BTC/USDT`);
+      await expect(checks.locator('tr[data-check="cron"]')).toContainText(ops.check.cron);
+      // Every reason shown is its label, never its code (read at once: the page refreshes itself).
+      const reasons = await checks.locator("[data-reason]").evaluateAll((els) => els.map((el) => [el.getAttribute("data-reason")!, el.textContent!]));
+      for (const [code, text] of reasons) expect(text.startsWith(ops.reason[code]), `${code}: ${text}`).toBe(true);
       const btc = page.getByTestId("ops-symbols").locator('tr[data-symbol="BTC/USDT"]');
-      await expect(btc).toContainText("simulation");
+      await expect(btc).toContainText(ops.reason.feed_simulation);
       await expect(btc.getByTestId("ops-feed-age")).not.toHaveText("—");
       await expect(btc.locator(".ops-meter")).toBeVisible();
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { RESOURCES, type Messages } from "../../locales";
 import { LANGUAGES } from "../../locales/languages";
 import { REASON_CODES } from "../../worker/domain/ledger/reasons";
+import { CHECK_NAMES, CHECK_REASONS } from "../../worker/observability/checks";
+import { CRON_JOBS } from "../../worker/cron";
 
 const root = join(__dirname, "../..");
 
@@ -62,4 +64,34 @@ describe("every error the Worker names exists in every language", () => {
       expect(missing).toEqual([]);
     });
   }
+});
+
+describe("the operations page's checks, reasons and cron jobs have words in every language", () => {
+  // The cron's jobs, and the one pseudo-job a run records when its backlog figures fail.
+  const jobs = [...CRON_JOBS.map((j) => j.name), "backlog_figures"];
+  const wanted = [
+    ...CHECK_NAMES.map((name) => `operations.check.${name}`),
+    ...CHECK_REASONS.map((reason) => `operations.reason.${reason}`),
+    ...jobs.map((job) => `operations.job.${job}`),
+  ];
+
+  it("enumerates every check, reason and job", () => {
+    expect(CHECK_NAMES).toContain("cron");
+    expect(CHECK_REASONS).toContain("cron_no_run");
+    expect(jobs).toContain("settlement_sweep");
+    expect(wanted.length).toBe(CHECK_NAMES.length + CHECK_REASONS.length + jobs.length);
+  });
+
+  for (const l of LANGUAGES) {
+    it(`${l.key}/admin.json names each of the ${wanted.length}`, () => {
+      expect(wanted.filter((key) => typeof lookup(RESOURCES[l.key].admin, key) !== "string")).toEqual([]);
+    });
+  }
+
+  it("every reason readiness gives is a known code", () => {
+    const text = readFileSync(join(root, "worker/observability/readiness.ts"), "utf8");
+    const given = [...text.matchAll(/(?:reason: |"ms", |"count", )"([a-z_]+)"/g)].map(([, code]) => code);
+    expect(given.length).toBeGreaterThan(8);
+    expect(given.filter((code) => !(CHECK_REASONS as readonly string[]).includes(code))).toEqual([]);
+  });
 });

@@ -15,19 +15,10 @@ import { listProducts } from "../domain/trades/orders";
 import type { Env } from "../env";
 import { feedKind, modeOf, type Mode } from "../mode";
 import { hubFor } from "../quotes";
+import { type Check, type CheckReason } from "./checks";
 import { THRESHOLDS } from "./thresholds";
 
-/** One check as readiness answers it: what was measured against what it may be. */
-export type Check = {
-  /** "d1", "feed:<symbol>" (or "feed" when the deployment has no feed), "settlement_backlog", ... */
-  name: string;
-  ok: boolean;
-  /** The measured value; null when it could not be measured (see `note`). */
-  value: number | string | null;
-  threshold: number | string;
-  unit: "ms" | "count" | "state";
-  note?: string;
-};
+export type { Check, CheckReason } from "./checks";
 
 export type Readiness = { ready: boolean; mode: Mode; time_ms: number; failing: string[]; checks: Check[] };
 
@@ -90,7 +81,15 @@ export async function timedProducts(db: Db): Promise<{ products: HubProduct[]; m
   return { products, ms: Date.now() - started };
 }
 
-const failed = (name: string, threshold: number | string, unit: Check["unit"], note: string): Check => ({ name, ok: false, value: null, threshold, unit, note });
+const failed = (name: string, threshold: number | string, unit: Check["unit"], reason: CheckReason, detail?: string): Check => ({
+  name,
+  ok: false,
+  value: null,
+  threshold,
+  unit,
+  reason,
+  ...(detail ? { detail } : {}),
+});
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 200);
 
 /**
@@ -114,24 +113,25 @@ export async function readiness(env: Env, db: Db, opts: { now_ms: number; isolat
   if (d1.status === "fulfilled") {
     checks.push({ name: "d1", ok: d1.value.ms <= T.d1_latency_max_ms, value: d1.value.ms, threshold: T.d1_latency_max_ms, unit: "ms" });
   } else {
-    checks.push(failed("d1", T.d1_latency_max_ms, "ms", errorText(d1.reason)));
+    checks.push(failed("d1", T.d1_latency_max_ms, "ms", "query_failed", errorText(d1.reason)));
   }
 
   // Feed: production without a usable feed has none at all; otherwise each enabled symbol's latest tick.
   if (feedKind(env) === "none") {
-    checks.push({ name: "feed", ok: false, value: "none", threshold: T.feed_age_max_ms, unit: "ms", note: "production has no usable price feed (PRICE_FEED, PRICE_FEED_URL)" });
+    checks.push({ name: "feed", ok: false, value: null, threshold: T.feed_age_max_ms, unit: "ms", reason: "no_feed_configured", detail: "PRICE_FEED, PRICE_FEED_URL" });
   } else if (d1.status === "fulfilled") {
     for (const { symbol, health, error } of await hubsHealth(env, d1.value.products)) {
       const name = `feed:${symbol}`;
-      if (!health) checks.push(failed(name, T.feed_age_max_ms, "ms", `hub: ${error ?? "no answer"}`));
-      else if (health.latest_tick_ms === null) checks.push(failed(name, T.feed_age_max_ms, "ms", `no tick yet (${health.feed})`));
+      if (!health) checks.push(failed(name, T.feed_age_max_ms, "ms", "hub_unreachable", error));
+      else if (health.latest_tick_ms === null) checks.push(failed(name, T.feed_age_max_ms, "ms", "no_tick_yet"));
       else {
         const age = Math.max(0, now_ms - health.latest_tick_ms);
-        checks.push({ name, ok: age <= T.feed_age_max_ms, value: age, threshold: T.feed_age_max_ms, unit: "ms", note: health.feed });
+        const reason = health.feed === "exchange" ? "feed_exchange" : health.feed === "simulation" ? "feed_simulation" : undefined;
+        checks.push({ name, ok: age <= T.feed_age_max_ms, value: age, threshold: T.feed_age_max_ms, unit: "ms", ...(reason ? { reason } : {}) });
       }
     }
   } else {
-    checks.push(failed("feed", T.feed_age_max_ms, "ms", "symbols unknown: D1 did not answer"));
+    checks.push(failed("feed", T.feed_age_max_ms, "ms", "symbols_unknown"));
   }
 
   if (settlement.status === "fulfilled") {
@@ -140,8 +140,8 @@ export async function readiness(env: Env, db: Db, opts: { now_ms: number; isolat
     checks.push({ name: "settlement_backlog", ok: overdue <= T.settlement_overdue_max, value: overdue, threshold: T.settlement_overdue_max, unit: "count" });
     checks.push({ name: "settlement_oldest", ok: oldest <= T.settlement_oldest_max_ms, value: oldest, threshold: T.settlement_oldest_max_ms, unit: "ms" });
   } else {
-    checks.push(failed("settlement_backlog", T.settlement_overdue_max, "count", errorText(settlement.reason)));
-    checks.push(failed("settlement_oldest", T.settlement_oldest_max_ms, "ms", errorText(settlement.reason)));
+    checks.push(failed("settlement_backlog", T.settlement_overdue_max, "count", "query_failed", errorText(settlement.reason)));
+    checks.push(failed("settlement_oldest", T.settlement_oldest_max_ms, "ms", "query_failed", errorText(settlement.reason)));
   }
 
   if (log.status === "fulfilled") {
@@ -152,10 +152,11 @@ export async function readiness(env: Env, db: Db, opts: { now_ms: number; isolat
     // An idle log signs nothing: its checkpoint's age counts only while leaves wait for one.
     const age = checkpoint_ms === null ? null : Math.max(0, now_ms - checkpoint_ms);
     const stuck = waiting > 0 && (age === null ? oldest > T.checkpoint_age_max_ms : age > T.checkpoint_age_max_ms);
-    checks.push({ name: "checkpoint_age", ok: !stuck, value: age, threshold: T.checkpoint_age_max_ms, unit: "ms", note: waiting === 0 ? "no leaves waiting" : age === null ? "no checkpoint yet" : undefined });
+    const reason = waiting === 0 ? "no_leaves_waiting" : age === null ? "no_checkpoint_yet" : undefined;
+    checks.push({ name: "checkpoint_age", ok: !stuck, value: age, threshold: T.checkpoint_age_max_ms, unit: "ms", ...(reason ? { reason } : {}) });
   } else {
     for (const [name, threshold, unit] of [["log_backlog", T.log_backlog_max, "count"], ["log_oldest", T.log_oldest_max_ms, "ms"], ["checkpoint_age", T.checkpoint_age_max_ms, "ms"]] as const) {
-      checks.push(failed(name, threshold, unit, errorText(log.reason)));
+      checks.push(failed(name, threshold, unit, "query_failed", errorText(log.reason)));
     }
   }
 
@@ -168,15 +169,15 @@ export async function readiness(env: Env, db: Db, opts: { now_ms: number; isolat
 /** The latest cron run: finished recently and without a failed job (or not expected yet). */
 function cronCheck(cron: PromiseSettledResult<CronRunRow | null>, { now_ms, isolate_started_ms }: { now_ms: number; isolate_started_ms: number }): Check {
   const T = THRESHOLDS;
-  if (cron.status === "rejected") return failed("cron", T.cron_age_max_ms, "ms", errorText(cron.reason));
+  if (cron.status === "rejected") return failed("cron", T.cron_age_max_ms, "ms", "query_failed", errorText(cron.reason));
   const run = cron.value;
   const age = run ? Math.max(0, now_ms - run.finished_at_ms) : null;
   if (run && age !== null && age <= T.cron_age_max_ms) {
     if (run.outcome === "ok") return { name: "cron", ok: true, value: age, threshold: T.cron_age_max_ms, unit: "ms" };
     const jobs = (JSON.parse(run.jobs_json) as { name: string; ok: boolean }[]).filter((j) => !j.ok).map((j) => j.name);
-    return { name: "cron", ok: false, value: age, threshold: T.cron_age_max_ms, unit: "ms", note: `latest run failed: ${jobs.join(", ")}` };
+    return { name: "cron", ok: false, value: age, threshold: T.cron_age_max_ms, unit: "ms", reason: "cron_jobs_failed", jobs };
   }
   // None recent. A young isolate is a fresh deployment or start whose first run is still due.
-  if (now_ms - isolate_started_ms < T.cron_first_run_grace_ms) return { name: "cron", ok: true, value: age, threshold: T.cron_age_max_ms, unit: "ms", note: "first run pending (fresh start)" };
-  return { name: "cron", ok: false, value: age, threshold: T.cron_age_max_ms, unit: "ms", note: run ? "no recent run" : "no run recorded" };
+  if (now_ms - isolate_started_ms < T.cron_first_run_grace_ms) return { name: "cron", ok: true, value: age, threshold: T.cron_age_max_ms, unit: "ms", reason: "cron_first_run_pending" };
+  return { name: "cron", ok: false, value: age, threshold: T.cron_age_max_ms, unit: "ms", reason: run ? "cron_no_recent_run" : "cron_no_run" };
 }

@@ -5,7 +5,8 @@ import { useTranslation } from "react-i18next";
 import { BarChart, Meter } from "../../components/admin/bar-chart";
 import { TableWrap } from "../../components/admin/money";
 import { formatDateTime } from "../../lib/format";
-import type { Check, Readiness } from "../../../worker/observability/readiness";
+import { checkKind, type Check } from "../../../worker/observability/checks";
+import type { Readiness } from "../../../worker/observability/readiness";
 export { shouldRevalidate } from "../../lib/revalidate";
 import { adminApiOrLogin } from "../../lib/admin.server";
 
@@ -100,6 +101,19 @@ function checkThreshold(c: Check, lng: string): string {
   return c.unit === "ms" ? `≤ ${duration(c.threshold, lng)}` : `≤ ${c.threshold.toLocaleString(lng)}`;
 }
 
+type T = ReturnType<typeof useTranslation>["t"];
+
+/** A check's words: "feed:BTC/USDT" reads as the feed check's label and its symbol. */
+function checkLabel(t: T, name: string): string {
+  const symbol = name.includes(":") ? ` ${name.slice(name.indexOf(":") + 1)}` : "";
+  return `${t(`operations.check.${checkKind(name)}`)}${symbol}`;
+}
+
+/** A cron job's words (worker/cron.ts); a job this console does not know reads as its name. */
+function jobLabel(t: T, job: string): string {
+  return t(`operations.job.${job}`, { defaultValue: job });
+}
+
 /** Live operations signals: readiness, feeds, settlement lag and the cron's runs, refreshed every 5 s. */
 export default function AdminOperations() {
   const { t, i18n } = useTranslation("admin");
@@ -118,7 +132,7 @@ export default function AdminOperations() {
       <p className="muted">{t("operations.note")}</p>
       <div className={r.ready ? "ledger-banner ok" : "ledger-banner bad"} role="status" data-testid="ops-readiness">
         <strong>{r.ready ? t("operations.ready") : t("operations.not_ready")}</strong>
-        {!r.ready ? <span data-testid="ops-failing">{r.failing.join(", ")}</span> : null}
+        {!r.ready ? <span data-testid="ops-failing">{r.failing.map((name) => checkLabel(t, name)).join(", ")}</span> : null}
         <span className="muted">{t("operations.updated", { time: formatDateTime(ops.time_ms, lng) })}</span>
       </div>
 
@@ -137,8 +151,21 @@ export default function AdminOperations() {
             {r.checks.map((c) => (
               <tr key={c.name} data-check={c.name} data-ok={c.ok ? "1" : "0"}>
                 <td>
-                  <code className="mono">{c.name}</code>
-                  {c.note ? <div className="sub-line">{c.note}</div> : null}
+                  {checkLabel(t, c.name)}
+                  <div className="sub-line">
+                    <code className="mono">{c.name}</code>
+                  </div>
+                  {c.reason ? (
+                    <div className="sub-line" data-reason={c.reason}>
+                      {t(`operations.reason.${c.reason}`)}
+                      {c.jobs?.length ? `: ${c.jobs.map((job) => jobLabel(t, job)).join(", ")}` : null}
+                    </div>
+                  ) : null}
+                  {c.detail ? (
+                    <div className="sub-line">
+                      <code className="mono">{c.detail}</code>
+                    </div>
+                  ) : null}
                 </td>
                 <td className="num">
                   {checkValue(c, lng)}
@@ -172,14 +199,17 @@ export default function AdminOperations() {
                 <tr key={s.symbol} data-symbol={s.symbol}>
                   <td>{s.symbol}</td>
                   <td colSpan={4} className="amount-neg">
-                    {s.error}
+                    {t("operations.reason.hub_unreachable")}
+                    <div className="sub-line">
+                      <code className="mono">{s.error}</code>
+                    </div>
                   </td>
                 </tr>
               ) : (
                 <tr key={s.symbol} data-symbol={s.symbol}>
                   <td>
                     {s.symbol}
-                    <div className="sub-line">{s.feed}</div>
+                    {s.feed === "exchange" || s.feed === "simulation" ? <div className="sub-line">{t(`operations.reason.feed_${s.feed}`)}</div> : null}
                   </td>
                   <td className={s.feed_age_ms !== null && s.feed_age_ms <= ops.thresholds.feed_age_max_ms ? "num" : "num amount-neg"} data-testid="ops-feed-age">
                     {duration(s.feed_age_ms, lng)}
@@ -287,7 +317,7 @@ export default function AdminOperations() {
                     <td>{formatDateTime(run.started_at_ms, lng)}</td>
                     <td>
                       <span className={run.outcome === "ok" ? "pill pill-approved" : "pill pill-rejected"}>{run.outcome === "ok" ? t("operations.outcome_ok") : t("operations.outcome_failed")}</span>
-                      {run.failed_jobs.length > 0 ? <div className="sub-line">{run.failed_jobs.join(", ")}</div> : null}
+                      {run.failed_jobs.length > 0 ? <div className="sub-line">{run.failed_jobs.map((job) => jobLabel(t, job)).join(", ")}</div> : null}
                     </td>
                     <td className="num">{duration(run.duration_ms, lng)}</td>
                     <td className="num">{run.overdue_orders.toLocaleString(lng)}</td>

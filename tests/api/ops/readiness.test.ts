@@ -47,7 +47,7 @@ describe("a fresh deployment", () => {
     expect(names.filter((n) => n.startsWith("feed:")).length).toBeGreaterThan(0);
     for (const c of r.data.checks) expect(c.threshold, c.name).not.toBeUndefined();
     expect(check(r.data.checks, "d1")?.value).toBeTypeOf("number");
-    expect(check(r.data.checks, "cron")?.note).toMatch(/first run pending/);
+    expect(check(r.data.checks, "cron")?.reason).toBe("cron_first_run_pending");
     // The cheap liveness answer is untouched.
     const health = await call("/api/health", undefined, { method: "GET" });
     expect(health.status).toBe(200);
@@ -85,7 +85,7 @@ describe("each fault answers 503 naming it", () => {
     expect(r.status).toBe(503);
     expect(r.data.mode).toBe("unready");
     expect(r.data.failing).toContain("feed");
-    expect(check(r.data.checks, "feed")).toMatchObject({ ok: false, value: "none" });
+    expect(check(r.data.checks, "feed")).toMatchObject({ ok: false, value: null, reason: "no_feed_configured" });
   });
 
   it("open orders overdue: too many, and one too late", async () => {
@@ -127,7 +127,7 @@ describe("each fault answers 503 naming it", () => {
     expect(r.status).toBe(503);
     expect(r.data.failing).toEqual(["log_oldest", "checkpoint_age"]);
     expect(check(r.data.checks, "log_backlog")!.value as number).toBeGreaterThan(0);
-    expect(check(r.data.checks, "checkpoint_age")!.note).toBe("no checkpoint yet");
+    expect(check(r.data.checks, "checkpoint_age")!.reason).toBe("no_checkpoint_yet");
     // The sequencer appends it and signs a checkpoint: ready again.
     await logSequencer(testEnv).drain();
     const after = await ready();
@@ -139,13 +139,13 @@ describe("each fault answers 503 naming it", () => {
     const opts = { now_ms: Date.now(), isolate_started_ms: Date.now() - THRESHOLDS.cron_first_run_grace_ms - 1 };
     let r = await readiness(testEnv, db, opts);
     expect(r.failing).toEqual(["cron"]);
-    expect(check(r.checks, "cron")!.note).toBe("no run recorded");
+    expect(check(r.checks, "cron")!.reason).toBe("cron_no_run");
 
     const broken: CronJob = { name: "broken_job", phase: 0, run: async () => Promise.reject(new Error("boom")) };
     await runCron(testEnv, [broken]);
     r = await readiness(testEnv, db, { ...opts, now_ms: Date.now() });
     expect(r.failing).toEqual(["cron"]);
-    expect(check(r.checks, "cron")!.note).toContain("broken_job");
+    expect(check(r.checks, "cron")).toMatchObject({ reason: "cron_jobs_failed", jobs: ["broken_job"] });
     // Through the route too (its isolate is young, but a failed run is a failed run).
     const routed = await ready();
     expect(routed.status).toBe(503);
@@ -156,7 +156,7 @@ describe("each fault answers 503 naming it", () => {
     // A run older than the threshold is no run.
     r = await readiness(testEnv, db, { ...opts, now_ms: Date.now() + THRESHOLDS.cron_age_max_ms + 1_000 });
     expect(r.failing).toContain("cron");
-    expect(check(r.checks, "cron")!.note).toBe("no recent run");
+    expect(check(r.checks, "cron")!.reason).toBe("cron_no_recent_run");
   });
 
   it("D1 failing", async () => {
@@ -173,7 +173,7 @@ describe("each fault answers 503 naming it", () => {
     expect(r.status).toBe(503);
     expect(r.data.failing).toContain("d1");
     expect(check(r.data.checks, "d1")).toMatchObject({ ok: false, value: null });
-    expect(check(r.data.checks, "d1")!.note).toContain("database unavailable");
+    expect(check(r.data.checks, "d1")).toMatchObject({ reason: "query_failed", detail: expect.stringContaining("database unavailable") });
     // What cannot be read is failing, not passing.
     for (const name of ["settlement_backlog", "log_backlog", "cron"]) expect(r.data.failing).toContain(name);
   });
