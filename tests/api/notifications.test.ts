@@ -183,14 +183,20 @@ describe("orders settled by the market's hub", () => {
     expect(placed.map((p) => p.code)).toEqual([1, 1, 1]);
     await new Promise((r) => setTimeout(r, 3500));
     await (await hubFor(testEnv, (await getProduct(db, product_id))!)).settleDue();
+    // One notice per settlement run: usually one run takes all three, but on a loaded machine the
+    // orders can straddle a second and the hub's own alarm settles the first ones before
+    // settleDue takes the rest. Either way each order is told exactly once, with one push a notice.
     const settled = (await noticesOf(u.id)).filter((n) => n.kind === "orders_settled");
-    expect(settled).toHaveLength(1);
-    expect(JSON.parse(settled[0].params_json)).toMatchObject({ count: 3, order_id: Math.min(...placed.map((p) => p.data.id as number)) });
-    for (let i = 0; i < 30 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(received).toHaveLength(1);
+    const told = settled.map((n) => JSON.parse(n.params_json) as { count: number; order_id: number });
+    expect(told.reduce((sum, n) => sum + n.count, 0)).toBe(3);
+    expect(settled.length).toBeLessThanOrEqual(3);
+    expect(Math.min(...told.map((n) => n.order_id))).toBe(Math.min(...placed.map((p) => p.data.id as number)));
+    for (let i = 0; i < 30 && received.length < settled.length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(received).toHaveLength(settled.length);
     const payload = JSON.parse(new TextDecoder().decode(await decryptPush(received[0].body as Uint8Array<ArrayBuffer>, browser)));
-    expect(payload).toMatchObject({ title: "Orders settled", url: `/pages/money/order?id=${JSON.parse(settled[0].params_json).order_id}` });
-    expect(payload.body).toMatch(/^3 orders settled\. Net result: [+-]?[\d.]+ USDT\.$/);
+    expect(told.map((n) => `/pages/money/order?id=${n.order_id}`)).toContain(payload.url);
+    expect(payload.title).toBe("Orders settled");
+    expect(payload.body).toMatch(/^\d orders? settled\. Net result: [+-]?[\d.]+ USDT\.$/);
   });
 });
 
