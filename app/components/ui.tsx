@@ -1,9 +1,10 @@
 import { useFetchers, useNavigate, useNavigation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { LOADING_MASK_DELAY_MS, TOAST_MS } from "../lib/client-defaults";
 
 /**
- * App-wide feedback, as docs/product.md describes it: toasts (default 2000 ms), confirm dialogs,
+ * App-wide feedback, as docs/product.md describes it: toasts (default 3000 ms, decision 142), confirm dialogs,
  * the 401 "hint" modal whose only button goes to login, and a loading mask while a
  * navigation or submission is in flight (shown after 200 ms so quick calls do not flash).
  */
@@ -22,7 +23,7 @@ export function useUi(): Ui {
   return ui;
 }
 
-export const TOAST_MS = 2000;
+export { TOAST_MS };
 
 export function UiProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -120,7 +121,7 @@ function LoadingMask() {
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     if (!busy) return setVisible(false);
-    const id = setTimeout(() => setVisible(true), 200);
+    const id = setTimeout(() => setVisible(true), LOADING_MASK_DELAY_MS);
     return () => clearTimeout(id);
   }, [busy]);
   if (!visible) return null;
