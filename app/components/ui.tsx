@@ -2,11 +2,13 @@ import { useFetchers, useNavigate, useNavigation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LOADING_MASK_DELAY_MS, TOAST_MS } from "../lib/client-defaults";
+import { useFormTapGuard } from "../lib/tap-guard";
 
 /**
  * App-wide feedback, as docs/product.md describes it: toasts (default 3000 ms, decision 142), confirm dialogs,
  * the 401 "hint" modal whose only button goes to login, and a loading mask while a
  * navigation or submission is in flight (shown after 200 ms so quick calls do not flash).
+ * It also guards every form of the app against repeated taps (app/lib/tap-guard.ts).
  */
 type ConfirmState = { message: string; resolve: (ok: boolean) => void } | null;
 type Ui = {
@@ -32,6 +34,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
   const [confirmState, setConfirmState] = useState<ConfirmState>(null);
   const [expired, setExpired] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>();
+  useFormTapGuard();
 
   const ui = useMemo<Ui>(
     () => ({

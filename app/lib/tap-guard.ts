@@ -1,0 +1,111 @@
+import { useFetcher, useFetchers, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useRef } from "react";
+import { TAP_DEBOUNCE_MS } from "./client-defaults";
+
+/**
+ * Repeated taps on a submitting button (decision 142): a submit is ignored while the same
+ * form's (or fetcher's) last one is in flight, and within 500 ms of it even when that one has
+ * already been answered. One rule (`TapGate`), two doors: every `<form>` submit event of the
+ * app (`useFormTapGuard`, installed once by UiProvider) and every `fetcher.submit` a button
+ * calls (`useGuardedFetcher`).
+ */
+export type TapDecision = "accept" | "too_soon" | "in_flight";
+export type TapState = { accepted_at_ms: number | null; in_flight: boolean };
+
+/** Whether a tap at `now_ms` may submit. A clock that went back never locks the button. */
+export function tapDecision(state: TapState, now_ms: number, debounce_ms = TAP_DEBOUNCE_MS): TapDecision {
+  if (state.in_flight) return "in_flight";
+  const since_ms = state.accepted_at_ms === null ? Infinity : now_ms - state.accepted_at_ms;
+  if (since_ms >= 0 && since_ms < debounce_ms) return "too_soon";
+  return "accept";
+}
+
+/** One submitter's gate: a tap that goes through closes it until its submit has `settled`. */
+export class TapGate {
+  private state: TapState = { accepted_at_ms: null, in_flight: false };
+  constructor(private readonly debounce_ms = TAP_DEBOUNCE_MS) {}
+
+  tap(now_ms: number): TapDecision {
+    const decision = tapDecision(this.state, now_ms, this.debounce_ms);
+    if (decision === "accept") this.state = { accepted_at_ms: now_ms, in_flight: true };
+    return decision;
+  }
+
+  /** The submit is answered (or never started): only the window of the last tap still holds. */
+  settled(): void {
+    this.state = { ...this.state, in_flight: false };
+  }
+}
+
+/**
+ * Settles `gate` once `busy` (its submit in flight) is over. A submit the page stopped itself
+ * (a missing field) never makes anything busy: it settles when the window ends.
+ */
+function useSettling(busy: boolean) {
+  const busyNow = useRef(busy);
+  busyNow.current = busy;
+  const open = useRef(new Set<TapGate>());
+  useEffect(() => {
+    if (busy) return;
+    for (const gate of open.current) gate.settled();
+    open.current.clear();
+  }, [busy]);
+  return useCallback((gate: TapGate) => {
+    open.current.add(gate);
+    setTimeout(() => {
+      if (busyNow.current) return;
+      gate.settled();
+      open.current.delete(gate);
+    }, TAP_DEBOUNCE_MS);
+  }, []);
+}
+
+/** Whether the app has a navigation or a fetcher in flight (useFetchers lists only those). */
+function useAppBusy(): boolean {
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  return navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+}
+
+/**
+ * Every form of the app, one listener: a submit event caught on the window before React or
+ * Remix see it, and dropped when its form's gate is closed. A form opts out with
+ * `data-tap-guard="off"` (only the chat box: it clears itself, so a second tap sends nothing).
+ */
+export function useFormTapGuard() {
+  const watch = useSettling(useAppBusy());
+  useEffect(() => {
+    const gates = new WeakMap<HTMLFormElement, TapGate>();
+    const onSubmit = (event: Event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || form.dataset.tapGuard === "off") return;
+      const gate = gates.get(form) ?? new TapGate();
+      gates.set(form, gate);
+      if (gate.tap(Date.now()) === "accept") return watch(gate);
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    };
+    window.addEventListener("submit", onSubmit, true);
+    return () => window.removeEventListener("submit", onSubmit, true);
+  }, [watch]);
+}
+
+/**
+ * `useFetcher` whose `submit` follows the tap rule: for buttons that submit by code (a
+ * confirm first, a payload built from state). Its own `Form` is covered by `useFormTapGuard`.
+ */
+export function useGuardedFetcher<T = unknown>(opts?: Parameters<typeof useFetcher>[0]) {
+  const fetcher = useFetcher<T>(opts);
+  const gate = useRef(new TapGate());
+  const watch = useSettling(fetcher.state !== "idle");
+  const { submit } = fetcher;
+  const guarded = useCallback(
+    (...args: Parameters<typeof submit>): ReturnType<typeof submit> => {
+      if (gate.current.tap(Date.now()) !== "accept") return Promise.resolve();
+      watch(gate.current);
+      return submit(...args);
+    },
+    [submit, watch],
+  );
+  return { ...fetcher, submit: guarded };
+}
