@@ -1,13 +1,13 @@
-import { useFetcher, useFetchers, useNavigation } from "@remix-run/react";
+import { useFetcher, useFetchers, useNavigation, useSubmit } from "@remix-run/react";
 import { useCallback, useEffect, useRef } from "react";
 import { TAP_DEBOUNCE_MS } from "./client-defaults";
 
 /**
  * Repeated taps on a submitting button (decision 142): a submit is ignored while the same
  * form's (or fetcher's) last one is in flight, and within 500 ms of it even when that one has
- * already been answered. One rule (`TapGate`), two doors: every `<form>` submit event of the
- * app (`useFormTapGuard`, installed once by UiProvider) and every `fetcher.submit` a button
- * calls (`useGuardedFetcher`).
+ * already been answered. One rule (`TapGate`), three doors: every `<form>` submit event of the
+ * app (`useFormTapGuard`, installed once by UiProvider), every `fetcher.submit` a button
+ * calls (`useGuardedFetcher`) and every navigation `submit` (`useGuardedSubmit`).
  */
 export type TapDecision = "accept" | "too_soon" | "in_flight";
 export type TapState = { accepted_at_ms: number | null; in_flight: boolean };
@@ -100,12 +100,29 @@ export function useGuardedFetcher<T = unknown>(opts?: Parameters<typeof useFetch
   const watch = useSettling(fetcher.state !== "idle");
   const { submit } = fetcher;
   const guarded = useCallback(
-    (...args: Parameters<typeof submit>): ReturnType<typeof submit> => {
-      if (gate.current.tap(Date.now()) !== "accept") return Promise.resolve();
+    (...args: Parameters<typeof submit>) => {
+      // A repeated tap: nothing is sent.
+      if (gate.current.tap(Date.now()) !== "accept") return;
       watch(gate.current);
       return submit(...args);
     },
     [submit, watch],
   );
   return { ...fetcher, submit: guarded };
+}
+
+/** `useSubmit` (a navigation that posts) under the tap rule; in flight while the navigation runs. */
+export function useGuardedSubmit() {
+  const submit = useSubmit();
+  const gate = useRef(new TapGate());
+  const watch = useSettling(useNavigation().state !== "idle");
+  return useCallback(
+    (...args: Parameters<typeof submit>) => {
+      // A repeated tap: nothing is sent.
+      if (gate.current.tap(Date.now()) !== "accept") return;
+      watch(gate.current);
+      return submit(...args);
+    },
+    [submit, watch],
+  );
 }

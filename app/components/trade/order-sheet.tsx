@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatAmount, formatBp, formatUsdt, formatUsdtExact, MICRO_PER_USDT, parseAmount } from "../../../worker/domain/money/units";
@@ -57,7 +57,7 @@ export function OrderSheet({
   const { t: tc } = useTranslation();
   const { t: te } = useTranslation("errors");
   const ui = useUi();
-  const fetcher = useFetcher<OrderAnswer>();
+  const fetcher = useGuardedFetcher<OrderAnswer>();
   const titleId = useId();
   const amountId = useId();
   const [clientOrderId] = useState(newClientOrderId);
