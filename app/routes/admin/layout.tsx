@@ -5,6 +5,7 @@ import { StepUpProvider } from "../../components/admin/step-up";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { clearTokenCookie } from "../../lib/session.server";
 import adminStyles from "../../styles/admin.css";
+export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
