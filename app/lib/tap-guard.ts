@@ -4,17 +4,22 @@ import { TAP_DEBOUNCE_MS } from "./client-defaults";
 
 /**
  * Repeated taps on a submitting button (decision 142): a submit is ignored while the same
- * form's (or fetcher's) last one is in flight, and within 500 ms of it even when that one has
- * already been answered. One rule (`TapGate`), three doors: every `<form>` submit event of the
+ * form's (or fetcher's) last one is in flight, and a repeat of it (the same button, the same
+ * data) within 500 ms even when that one has already been answered. A different action of the
+ * same form or fetcher once the first is answered ("close", then "reopen") is not a repeat. One rule (`TapGate`), three doors: every `<form>` submit event of the
  * app (`useFormTapGuard`, installed once by UiProvider), every `fetcher.submit` a button
  * calls (`useGuardedFetcher`) and every navigation `submit` (`useGuardedSubmit`).
  */
 export type TapDecision = "accept" | "too_soon" | "in_flight";
-export type TapState = { accepted_at_ms: number | null; in_flight: boolean };
+export type TapState = { accepted_at_ms: number | null; accepted_key: string | null; in_flight: boolean };
 
-/** Whether a tap at `now_ms` may submit. A clock that went back never locks the button. */
-export function tapDecision(state: TapState, now_ms: number, debounce_ms = TAP_DEBOUNCE_MS): TapDecision {
+/**
+ * Whether a tap at `now_ms` submitting `key` (what it sends: see `submissionKey`) may go
+ * ahead. A clock that went back never locks the button.
+ */
+export function tapDecision(state: TapState, now_ms: number, key = "", debounce_ms = TAP_DEBOUNCE_MS): TapDecision {
   if (state.in_flight) return "in_flight";
+  if (state.accepted_key !== key) return "accept";
   const since_ms = state.accepted_at_ms === null ? Infinity : now_ms - state.accepted_at_ms;
   if (since_ms >= 0 && since_ms < debounce_ms) return "too_soon";
   return "accept";
@@ -22,12 +27,12 @@ export function tapDecision(state: TapState, now_ms: number, debounce_ms = TAP_D
 
 /** One submitter's gate: a tap that goes through closes it until its submit has `settled`. */
 export class TapGate {
-  private state: TapState = { accepted_at_ms: null, in_flight: false };
+  private state: TapState = { accepted_at_ms: null, accepted_key: null, in_flight: false };
   constructor(private readonly debounce_ms = TAP_DEBOUNCE_MS) {}
 
-  tap(now_ms: number): TapDecision {
-    const decision = tapDecision(this.state, now_ms, this.debounce_ms);
-    if (decision === "accept") this.state = { accepted_at_ms: now_ms, in_flight: true };
+  tap(now_ms: number, key = ""): TapDecision {
+    const decision = tapDecision(this.state, now_ms, key, this.debounce_ms);
+    if (decision === "accept") this.state = { accepted_at_ms: now_ms, accepted_key: key, in_flight: true };
     return decision;
   }
 
@@ -35,6 +40,24 @@ export class TapGate {
   settled(): void {
     this.state = { ...this.state, in_flight: false };
   }
+}
+
+/** What a code-made submission sends, as a key: the same key again is a repeat. */
+export function submissionKey(target: unknown, action?: string): string {
+  let entries: [string, unknown][] = [];
+  if (target instanceof FormData || target instanceof URLSearchParams) {
+    entries = [...target.entries()].map(([k, v]) => [k, typeof v === "string" ? v : `file:${v.name}:${v.size}`]);
+  } else if (target && typeof target === "object" && !(typeof HTMLElement !== "undefined" && target instanceof HTMLElement)) {
+    entries = Object.entries(target);
+  }
+  return JSON.stringify([action ?? "", entries]);
+}
+
+/** The button that submitted a form, as a key: another button of the same form is another action. */
+function submitterKey(form: HTMLFormElement, event: Event): string {
+  const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | HTMLInputElement | null;
+  if (!submitter) return "";
+  return `${Array.prototype.indexOf.call(form.elements, submitter)}:${submitter.name}=${submitter.value}`;
 }
 
 /**
@@ -81,7 +104,7 @@ export function useFormTapGuard() {
       if (!(form instanceof HTMLFormElement) || form.dataset.tapGuard === "off") return;
       const gate = gates.get(form) ?? new TapGate();
       gates.set(form, gate);
-      if (gate.tap(Date.now()) === "accept") return watch(gate);
+      if (gate.tap(Date.now(), submitterKey(form, event)) === "accept") return watch(gate);
       event.preventDefault();
       event.stopImmediatePropagation();
     };
@@ -102,7 +125,7 @@ export function useGuardedFetcher<T = unknown>(opts?: Parameters<typeof useFetch
   const guarded = useCallback(
     (...args: Parameters<typeof submit>) => {
       // A repeated tap: nothing is sent.
-      if (gate.current.tap(Date.now()) !== "accept") return;
+      if (gate.current.tap(Date.now(), submissionKey(args[0], args[1]?.action)) !== "accept") return;
       watch(gate.current);
       return submit(...args);
     },
@@ -119,7 +142,7 @@ export function useGuardedSubmit() {
   return useCallback(
     (...args: Parameters<typeof submit>) => {
       // A repeated tap: nothing is sent.
-      if (gate.current.tap(Date.now()) !== "accept") return;
+      if (gate.current.tap(Date.now(), submissionKey(args[0], args[1]?.action)) !== "accept") return;
       watch(gate.current);
       return submit(...args);
     },

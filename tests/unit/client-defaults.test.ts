@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { clientAction } from "../../app/lib/client-action";
 import { isTimeoutError, timedFetch, withTimeout } from "../../app/lib/request-timeout";
-import { TapGate, tapDecision } from "../../app/lib/tap-guard";
+import { submissionKey, TapGate, tapDecision } from "../../app/lib/tap-guard";
 import { timedApiCall } from "../../worker/api/in-process";
 import { translate } from "../../worker/i18n";
 
@@ -141,16 +141,37 @@ describe("repeated taps (TapGate)", () => {
   });
 
   it("a clock that went back never locks the button", () => {
-    expect(tapDecision({ accepted_at_ms: 10_000, in_flight: false }, 9_000)).toBe("accept");
+    expect(tapDecision({ accepted_at_ms: 10_000, accepted_key: "", in_flight: false }, 9_000)).toBe("accept");
   });
 
-  it("property: taps let through are at least 500 ms apart and never while one is in flight", () => {
-    const step = fc.record({ gap_ms: fc.integer({ min: 0, max: 1200 }), answered: fc.boolean() });
+  it("another action of the same form or fetcher, once the first is answered, is not a repeat", () => {
+    const gate = new TapGate();
+    const close = submissionKey({ intent: "close", conversation_id: "7" });
+    const reopen = submissionKey({ intent: "reopen", conversation_id: "7" });
+    expect(gate.tap(1_000, close)).toBe("accept");
+    expect(gate.tap(1_050, reopen)).toBe("in_flight");
+    gate.settled();
+    expect(gate.tap(1_100, close)).toBe("too_soon");
+    expect(gate.tap(1_100, reopen)).toBe("accept");
+  });
+
+  it("a submission's key is what it sends: the same data the same key, whatever its shape", () => {
+    const form = new FormData();
+    form.set("id", "3");
+    expect(submissionKey(form)).toBe(submissionKey(new URLSearchParams({ id: "3" })));
+    expect(submissionKey({ id: "3" })).toBe(submissionKey(new URLSearchParams({ id: "3" })));
+    expect(submissionKey({ id: "3" })).not.toBe(submissionKey({ id: "4" }));
+    expect(submissionKey({ id: "3" }, "/a")).not.toBe(submissionKey({ id: "3" }, "/b"));
+  });
+
+  it("property: repeats let through are at least 500 ms apart, and nothing goes while one is in flight", () => {
+    const step = fc.record({ gap_ms: fc.integer({ min: 0, max: 1200 }), answered: fc.boolean(), key: fc.constantFrom("a", "b") });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         const gate = new TapGate();
         let now = 0;
         let last_accepted: number | null = null;
+        let last_key: string | null = null;
         let in_flight = false;
         for (const s of steps) {
           now += s.gap_ms;
@@ -159,11 +180,12 @@ describe("repeated taps (TapGate)", () => {
             in_flight = false;
             continue;
           }
-          const decision = gate.tap(now);
-          const expected = in_flight ? "in_flight" : last_accepted !== null && now - last_accepted < 500 ? "too_soon" : "accept";
+          const decision = gate.tap(now, s.key);
+          const expected = in_flight ? "in_flight" : last_key === s.key && last_accepted !== null && now - last_accepted < 500 ? "too_soon" : "accept";
           expect(decision).toBe(expected);
           if (decision === "accept") {
             last_accepted = now;
+            last_key = s.key;
             in_flight = true;
           }
         }
