@@ -4,8 +4,8 @@ import { TAP_DEBOUNCE_MS } from "./client-defaults";
 
 /**
  * Repeated taps on a submitting button (decision 142): a submit is ignored while the same
- * form's (or fetcher's) last one is in flight, and a repeat of it (the same button, the same
- * data) within 500 ms even when that one has already been answered. A different action of the
+ * form's (or fetcher's) last one is in flight, and a repeat of it (the same button and the
+ * same data) within 500 ms even when that one has already been answered. A different action of the
  * same form or fetcher once the first is answered ("close", then "reopen") is not a repeat. One rule (`TapGate`), three doors: every `<form>` submit event of the
  * app (`useFormTapGuard`, installed once by UiProvider), every `fetcher.submit` a button
  * calls (`useGuardedFetcher`) and every navigation `submit` (`useGuardedSubmit`).
@@ -53,11 +53,15 @@ export function submissionKey(target: unknown, action?: string): string {
   return JSON.stringify([action ?? "", entries]);
 }
 
-/** The button that submitted a form, as a key: another button of the same form is another action. */
-function submitterKey(form: HTMLFormElement, event: Event): string {
+/**
+ * A form's submission as a key: the button that submitted it and what the form holds. Another
+ * button, or the same form filled anew (a code typed after the password was right), is another
+ * submission; the same tap again is a repeat.
+ */
+function formSubmissionKey(form: HTMLFormElement, event: Event): string {
   const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | HTMLInputElement | null;
-  if (!submitter) return "";
-  return `${Array.prototype.indexOf.call(form.elements, submitter)}:${submitter.name}=${submitter.value}`;
+  const button = submitter ? `${Array.prototype.indexOf.call(form.elements, submitter)}:${submitter.name}=${submitter.value}` : "";
+  return submissionKey(new FormData(form), button);
 }
 
 /**
@@ -104,7 +108,7 @@ export function useFormTapGuard() {
       if (!(form instanceof HTMLFormElement) || form.dataset.tapGuard === "off") return;
       const gate = gates.get(form) ?? new TapGate();
       gates.set(form, gate);
-      if (gate.tap(Date.now(), submitterKey(form, event)) === "accept") return watch(gate);
+      if (gate.tap(Date.now(), formSubmissionKey(form, event)) === "accept") return watch(gate);
       event.preventDefault();
       event.stopImmediatePropagation();
     };
