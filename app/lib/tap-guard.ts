@@ -54,14 +54,23 @@ export function submissionKey(target: unknown, action?: string): string {
 }
 
 /**
- * A form's submission as a key: the button that submitted it and what the form holds. Another
- * button, or the same form filled anew (a code typed after the password was right), is another
- * submission; the same tap again is a repeat.
+ * A form's submission as a key: the button that submitted it and what the user entered (hidden
+ * fields left out: a page may renew its own, such as a fresh request key after an answer).
+ * Another button, or the same form filled anew (a code typed after the password was right), is
+ * another submission; the same tap again is a repeat.
  */
 function formSubmissionKey(form: HTMLFormElement, event: Event): string {
   const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | HTMLInputElement | null;
   const button = submitter ? `${Array.prototype.indexOf.call(form.elements, submitter)}:${submitter.name}=${submitter.value}` : "";
-  return submissionKey(new FormData(form), button);
+  const entered: [string, string][] = [];
+  for (const field of Array.from(form.elements)) {
+    if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement || field instanceof HTMLTextAreaElement)) continue;
+    if (!field.name || field.disabled || field.type === "hidden" || field.type === "submit" || field.type === "button") continue;
+    if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio") && !field.checked) continue;
+    const value = field instanceof HTMLInputElement && field.type === "file" ? Array.from(field.files ?? [], (f) => `${f.name}:${f.size}`).join(",") : field.value;
+    entered.push([field.name, value]);
+  }
+  return JSON.stringify([button, entered]);
 }
 
 /**
@@ -87,11 +96,14 @@ function useSettling(busy: boolean) {
   }, []);
 }
 
-/** Whether the app has a navigation or a fetcher in flight (useFetchers lists only those). */
-function useAppBusy(): boolean {
+/**
+ * Whether a submission of the app is in flight: a navigation or a fetcher posting. The loads
+ * that follow an answer (revalidation) and a fetcher's own loads are not submissions.
+ */
+function useSubmitting(): boolean {
   const navigation = useNavigation();
   const fetchers = useFetchers();
-  return navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+  return navigation.state === "submitting" || fetchers.some((f) => f.state === "submitting");
 }
 
 /**
@@ -100,7 +112,7 @@ function useAppBusy(): boolean {
  * `data-tap-guard="off"` (only the chat box: it clears itself, so a second tap sends nothing).
  */
 export function useFormTapGuard() {
-  const watch = useSettling(useAppBusy());
+  const watch = useSettling(useSubmitting());
   useEffect(() => {
     const gates = new WeakMap<HTMLFormElement, TapGate>();
     const onSubmit = (event: Event) => {
@@ -124,7 +136,7 @@ export function useFormTapGuard() {
 export function useGuardedFetcher<T = unknown>(opts?: Parameters<typeof useFetcher>[0]) {
   const fetcher = useFetcher<T>(opts);
   const gate = useRef(new TapGate());
-  const watch = useSettling(fetcher.state !== "idle");
+  const watch = useSettling(fetcher.state === "submitting");
   const { submit } = fetcher;
   const guarded = useCallback(
     (...args: Parameters<typeof submit>) => {
@@ -142,7 +154,7 @@ export function useGuardedFetcher<T = unknown>(opts?: Parameters<typeof useFetch
 export function useGuardedSubmit() {
   const submit = useSubmit();
   const gate = useRef(new TapGate());
-  const watch = useSettling(useNavigation().state !== "idle");
+  const watch = useSettling(useNavigation().state === "submitting");
   return useCallback(
     (...args: Parameters<typeof submit>) => {
       // A repeated tap: nothing is sent.
