@@ -34,7 +34,6 @@ export function UiProvider({ children }: { children: ReactNode }) {
   const [confirmState, setConfirmState] = useState<ConfirmState>(null);
   const [expired, setExpired] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>();
-  useFormTapGuard();
 
   const ui = useMemo<Ui>(
     () => ({
@@ -64,6 +63,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
   return (
     <UiContext.Provider value={ui}>
       {children}
+      <TapGuard />
       <LoadingMask />
       {toastText ? (
         <div className="toast" role="status" aria-live="polite">
@@ -114,6 +114,12 @@ export function Dialog({ title, children, onClose }: { title: string; children: 
       </div>
     </div>
   );
+}
+
+/** Repeated taps on any form of the app (decision 142); its own component, so only it re-renders as submissions come and go. */
+function TapGuard() {
+  useFormTapGuard();
+  return null;
 }
 
 function LoadingMask() {

@@ -54,7 +54,7 @@ describe("every submitting button goes through the tap rule", () => {
     expect(users).toEqual(["app/lib/tap-guard.ts"]);
   });
 
-  it("the form guard is installed once, by UiProvider", () => {
+  it("the form guard is installed once, in UiProvider's TapGuard", () => {
     const installs = files.filter(({ text }) => /^\s*useFormTapGuard\(\);/m.test(text)).map(({ file }) => file);
     expect(installs).toEqual(["app/components/ui.tsx"]);
   });
