@@ -15,6 +15,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   // The walk reports on its own file: `npm test` runs it as a second invocation (scripts/test.ts).
+  // Its own output folder too, so the journeys' failure screenshots and traces outlive the walk.
+  outputDir: process.env.WALK === "1" ? "test-results/walk" : "test-results/journeys",
   reporter: [["list"], ["json", { outputFile: process.env.WALK === "1" ? "tests/.reports/walk.json" : "tests/.reports/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -6,6 +6,7 @@ import { LANGUAGES } from "../../locales/languages";
 import { REASON_CODES } from "../../worker/domain/ledger/reasons";
 import { CHECK_NAMES, CHECK_REASONS } from "../../worker/observability/checks";
 import { CRON_JOBS } from "../../worker/cron";
+import { AUDIT_ACTIONS, auditActionKey } from "../../worker/domain/audit/actions";
 
 const root = join(__dirname, "../..");
 
@@ -93,5 +94,24 @@ describe("the operations page's checks, reasons and cron jobs have words in ever
     const given = [...text.matchAll(/(?:reason: |"ms", |"count", )"([a-z_]+)"/g)].map(([, code]) => code);
     expect(given.length).toBeGreaterThan(8);
     expect(given.filter((code) => !(CHECK_REASONS as readonly string[]).includes(code))).toEqual([]);
+  });
+});
+
+describe("every audit action has words in every language", () => {
+  for (const l of LANGUAGES) {
+    it(`${l.key}/admin.json labels each of the ${AUDIT_ACTIONS.length} actions`, () => {
+      expect(AUDIT_ACTIONS.filter((a) => typeof lookup(RESOURCES[l.key].admin, auditActionKey(a)) !== "string")).toEqual([]);
+    });
+  }
+
+  it("every action written in SQL or by a script is a known action (the type holds the rest)", () => {
+    const unknown: string[] = [];
+    for (const file of [...sourceFiles("worker"), ...sourceFiles("scripts")]) {
+      const text = readFileSync(file, "utf8");
+      for (const [, code] of text.matchAll(/INSERT INTO audit_log[^']*'([a-z_]+\.[a-z_]+)'/g)) {
+        if (!(AUDIT_ACTIONS as readonly string[]).includes(code)) unknown.push(`${relative(root, file)}: ${code}`);
+      }
+    }
+    expect(unknown).toEqual([]);
   });
 });
