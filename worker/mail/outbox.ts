@@ -4,7 +4,7 @@
  * tests read it, the way a user would read their mailbox. Production never keeps one: the
  * rule is here, once, and every writer and reader asks it.
  */
-import { desc, eq, lt } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { dev_outbox } from "../db/schema";
 import { appEnvOf } from "../app-env";
@@ -34,10 +34,4 @@ export function readOutbox(db: Db, to?: string, limit = OUTBOX_PAGE): Promise<Ou
     .where(to ? eq(dev_outbox.to, to) : undefined)
     .orderBy(desc(dev_outbox.id))
     .limit(limit);
-}
-
-/** The outbox keeps a day (the pruning job; nothing there is a record of anything). */
-export const OUTBOX_KEEP_MS = 24 * 3600_000;
-export function pruneOutbox(db: Db, now_ms: number) {
-  return db.delete(dev_outbox).where(lt(dev_outbox.created_at_ms, now_ms - OUTBOX_KEEP_MS));
 }

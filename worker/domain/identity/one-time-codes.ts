@@ -188,8 +188,3 @@ export async function useCode(db: Db, input: { purpose: CodePurpose; address: st
   if (spent.length === 0) return { status: "code_missing" };
   return { status: "ok", user_id: taken.user_id, sent_to: taken.sent_to };
 }
-
-/** Codes past their life are worth nothing: the retention job deletes them (bounded). */
-export function expiredCodes(db: Db, now_ms: number) {
-  return db.delete(one_time_codes).where(lt(one_time_codes.expires_at_ms, now_ms - CODE_RULES.resend_after_ms));
-}

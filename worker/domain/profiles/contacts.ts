@@ -13,6 +13,9 @@ import type { Profile } from "./profiles";
 export const CONTACT_CHANNELS = ["email", "phone"] as const;
 export type ContactChannel = (typeof CONTACT_CHANNELS)[number];
 
+/** The refusals of the contact routes, besides the code's own (their words: errors.<status>). */
+export const CONTACT_REFUSALS = ["contact_missing", "contact_verified", "contact_in_use", "sms_unavailable"] as const;
+
 export const purposeOf = (channel: ContactChannel): CodePurpose => (channel === "email" ? "verify_email" : "verify_phone");
 
 /** The key a code for an address is stored under: emails compare without case (as mailboxes do in practice), phones as stored (E.164). */
