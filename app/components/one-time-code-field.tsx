@@ -38,22 +38,24 @@ export function OneTimeCodeField({
       <label htmlFor={id} className="field-label">
         {t("code_input.otp_label")}
       </label>
-      <input
-        id={id}
-        name={name}
-        className="field-input code-input"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        // Room for a pasted "123 456"; the digits are what is kept.
-        maxLength={12}
-        placeholder="000000"
-        value={value}
-        onChange={(e) => setValue(e.target.value.replace(/\D/g, "").slice(0, 6))}
-        autoFocus={autoFocus}
-        aria-describedby={`${id}-hint`}
-        data-testid="otp-input"
-      />
+      <div className="field-row">
+        <input
+          id={id}
+          name={name}
+          className="field-input code-input"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          // Room for a pasted "123 456"; the digits are what is kept.
+          maxLength={12}
+          placeholder="000000"
+          value={value}
+          onChange={(e) => setValue(e.target.value.replace(/\D/g, "").slice(0, 6))}
+          autoFocus={autoFocus}
+          aria-describedby={`${id}-hint`}
+          data-testid="otp-input"
+        />
+      </div>
       <p id={`${id}-hint`} className="field-hint">
         {t("code_input.otp_hint")}
       </p>
