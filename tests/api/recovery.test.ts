@@ -236,6 +236,17 @@ describe("verified contacts", () => {
     expect(await db.select().from(one_time_codes).where(eq(one_time_codes.user_id, other.id))).toEqual([]);
   });
 
+  it("a sign-in from a new device is also mailed to a verified email, never to an unverified one", async () => {
+    const device = { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile/15E148 Safari/604.1", "cf-connecting-ip": "192.0.2.44" };
+    const verified = await userWithEmail({ verified: true });
+    const unverified = await userWithEmail({ verified: false });
+    for (const u of [verified, unverified]) expect((await call("/api/user/login", { account: u.account, password: u.password }, { headers: device })).code).toBe(1);
+    const mail = await lastMail(verified.email);
+    expect(mail?.subject).toBe("New sign-in to your Proofline account");
+    expect(mail?.text).toContain("Safari on iOS");
+    expect(await mailCount(unverified.email)).toBe(0);
+  });
+
   it("a bad code or channel is a localized refusal, never a 500", async () => {
     const u = await newUser();
     expect((await call("/api/user/contact/confirm", { channel: "email", code: "12ab56" }, { token: u.token })).data.error).toBe("code_format");

@@ -43,7 +43,8 @@ export default function AdminMailbox() {
               <p className="muted">
                 {formatDateTime(m.created_at_ms, i18n.language)} · {t(`mailbox.channel_${m.channel}`)} · {m.to}
               </p>
-              {m.subject ? <h2 className="mailbox-subject">{m.subject}</h2> : null}
+              {/* What was sent, as sent (in the recipient's language): data, not this page's words. */}
+              {m.subject ? <p className="mailbox-subject">{`${t("mailbox.subject")}: ${m.subject}`}</p> : null}
               <pre className="mailbox-text" data-testid="mailbox-text">
                 {m.text}
               </pre>
