@@ -7,6 +7,10 @@ import { REASON_CODES } from "../../worker/domain/ledger/reasons";
 import { CHECK_NAMES, CHECK_REASONS } from "../../worker/observability/checks";
 import { CRON_JOBS } from "../../worker/cron";
 import { AUDIT_ACTIONS, auditActionKey } from "../../worker/domain/audit/actions";
+import { MAIL_KINDS } from "../../worker/mail/templates";
+import { CODE_ERROR_KEYS } from "../../worker/api/resources/code-answers";
+import { CONTACT_REFUSALS } from "../../worker/domain/profiles/contacts";
+import { login_attempts } from "../../worker/db/schema";
 
 const root = join(__dirname, "../..");
 
@@ -114,4 +118,25 @@ describe("every audit action has words in every language", () => {
     }
     expect(unknown).toEqual([]);
   });
+});
+
+describe("codes, mail and recovery have words in every language (decision 138)", () => {
+  const errors = [...CODE_ERROR_KEYS, ...CONTACT_REFUSALS.map((r) => `errors.${r}`)].map((k) => k.replace(/^errors\./, ""));
+  const mail = [...MAIL_KINDS.flatMap((k) => [`${k}.subject`, `${k}.body`]), "footer", "sms_code"];
+  const methods = login_attempts.method.enumValues.map((m) => `devices.method_${m}`);
+
+  it("enumerates every refusal, mail and sign-in method", () => {
+    expect(errors).toEqual(expect.arrayContaining(["code_wrong", "code_void", "code_expired", "code_resend_wait", "code_limit", "sms_unavailable"]));
+    expect(MAIL_KINDS).toContain("code_reset_password");
+    expect(methods).toContain("devices.method_recovery");
+  });
+
+  for (const l of LANGUAGES) {
+    it(`${l.key}: errors, mail.json and the sign-in history name each`, () => {
+      const r = RESOURCES[l.key];
+      expect(errors.filter((k) => typeof lookup(r.errors, k) !== "string")).toEqual([]);
+      expect(mail.filter((k) => typeof lookup(r.mail, k) !== "string")).toEqual([]);
+      expect(methods.filter((k) => typeof lookup(r.me, k) !== "string")).toEqual([]);
+    });
+  }
 });
