@@ -6,7 +6,7 @@
  * reconnects once and its ticks go on in order.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -23,6 +23,7 @@ let port: number = PORTS[0];
 const STATE = ".wrangler/integration-relays";
 const quotesUrl = () => `ws://127.0.0.1:${port}/ws/quotes/BTC-USDT`;
 const SOCKETS = 2_000;
+const START_MS = 240_000;
 let server: ChildProcess | null = null;
 
 /**
@@ -31,16 +32,25 @@ let server: ChildProcess | null = null;
  */
 async function startServer() {
   const bundled = join(STATE, "bundle", "index.js");
-  const deadline = Date.now() + 120_000;
-  for (;;) {
+  // Generous: 2,000 pages knocking on the port while a loaded machine starts workerd.
+  const deadline = Date.now() + START_MS;
+  const log = join(STATE, `server-${port}.log`);
+  for (let attempt = 1; ; attempt++) {
     const script = existsSync(bundled) ? ["--script", bundled] : [];
-    const child = spawn(bin("tsx"), ["scripts/workerd-serve.ts", "--port", String(port), "--persist-to", STATE, ...script, "--var", "APP_ENV:local", "--var", "QUOTE_RELAYS:4", "--var", "QUOTE_SOCKETS_MAX:600"], { env: quietEnv, stdio: "ignore", detached: true });
+    const out = openSync(log, "a");
+    const child = spawn(bin("tsx"), ["scripts/workerd-serve.ts", "--port", String(port), "--persist-to", STATE, ...script, "--var", "APP_ENV:local", "--var", "QUOTE_RELAYS:4", "--var", "QUOTE_SOCKETS_MAX:600"], { env: quietEnv, stdio: ["ignore", out, out], detached: true });
+    closeSync(out);
     server = child;
     const exited = new Promise<"exited">((resolve) => child.once("exit", () => resolve("exited")));
-    const up = serverUp(`http://127.0.0.1:${port}`, Math.max(1_000, deadline - Date.now()), 250).then(() => "up" as const);
-    if ((await Promise.race([up, exited])) === "up") return;
-    up.catch(() => undefined);
-    if (Date.now() > deadline) throw new Error(`the server on ${port} did not start within 120 s`);
+    const up = serverUp(`http://127.0.0.1:${port}`, Math.max(1_000, deadline - Date.now()), 250).then(
+      () => "up" as const,
+      () => "late" as const,
+    );
+    const outcome = await Promise.race([up, exited]);
+    if (outcome === "up") return;
+    // What the server said is the only clue to why it did not start: it goes into the failure.
+    const said = () => readFileSync(log, "utf8").split("\n").slice(-15).join("\n");
+    if (outcome === "late" || Date.now() > deadline) throw new Error(`the server on ${port} did not start within ${START_MS / 1000} s (${attempt} attempts); it said:\n${said()}`);
     await new Promise((r) => setTimeout(r, 2_000));
   }
 }
@@ -54,7 +64,7 @@ beforeAll(async () => {
   rmSync(STATE, { recursive: true, force: true });
   await prepare(STATE, { build: false });
   await startServer();
-}, 180_000);
+}, 360_000);
 
 afterAll(() => stopServer("SIGTERM"));
 
@@ -139,7 +149,7 @@ describe("quote relays", () => {
       p.closed = true;
       p.ws?.close();
     }
-  }, 300_000);
+  }, 480_000);
 
   it("a relay at its cap refuses with 503 like the hub, and the server keeps answering", async () => {
     // 4 relays x 600: the 2,401st socket finds every relay of its pick full only if all are; fill one relay's share.
