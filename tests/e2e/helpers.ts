@@ -199,3 +199,21 @@ export async function enableTwoFactor(page: Page, lng: string, password?: string
   await expect(page.getByTestId("two-factor-state")).toHaveText(words(lng, "me").security.state_on);
   return key;
 }
+
+/**
+ * Records every toast the page shows (role="status"), from the next navigation on. A toast lasts
+ * 2–3 s; on a loaded machine a poll of the screen can miss it, a record of what was said cannot.
+ */
+export async function recordToasts(page: Page) {
+  await page.addInitScript(() => {
+    const said: string[] = [];
+    (window as unknown as { __toasts: string[] }).__toasts = said;
+    const note = () => document.querySelectorAll('[role="status"]').forEach((el) => el.textContent && !said.includes(el.textContent) && said.push(el.textContent));
+    new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** The toasts recorded since `recordToasts` (in order, each text once). */
+export function toastsSaid(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __toasts?: string[] }).__toasts ?? []);
+}
