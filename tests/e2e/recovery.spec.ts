@@ -10,10 +10,8 @@
  * and the server takes the resend, as it would a minute later.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { fileURLToPath } from "node:url";
-import { account, open, operatorPage, register, signOut, words } from "./helpers";
+import { account, open, operatorPage, register, signOut, submitProfileForm, words } from "./helpers";
 
-const PHOTO = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 
 /** The newest code the local mailbox holds for `to`, read on the console's mailbox page. */
 async function codeFromMailbox(console: Page, to: string, after?: string): Promise<string> {
@@ -34,19 +32,7 @@ async function seconds(page: Page): Promise<number> {
 
 async function fillProfile(page: Page, email: string) {
   await open(page, "/pages/me/sub/improve-info");
-  await page.getByTestId("profile-name").fill("Ann Lee");
-  await page.getByTestId("profile-phone").fill("+44 20 7946 0958");
-  await page.getByTestId("profile-email").fill(email);
-  await page.getByTestId("profile-id-photo").getByTestId("upload-input").setInputFiles(PHOTO);
-  await expect(page.getByTestId("profile-id-photo").getByTestId("upload-preview")).toBeVisible();
-  const pad = page.getByTestId("profile-signature-pad");
-  const box = (await pad.boundingBox())!;
-  await page.mouse.move(box.x + 20, box.y + box.height / 2);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 20, box.y + box.height / 2 + (i % 2 ? -18 : 18), { steps: 3 });
-  await page.mouse.up();
-  await page.getByTestId("profile-submit").click();
-  await expect(page.getByTestId("profile-status")).toHaveAttribute("data-status", "submitted");
+  await submitProfileForm(page, email);
 }
 
 let consolePage: Page | null = null;
