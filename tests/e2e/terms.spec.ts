@@ -85,10 +85,17 @@ for (const lng of ["en", "th"] as const) {
       await b.getByRole("alertdialog").getByRole("button", { name: words("en", "common").confirm }).click();
       // A confirmation older than five minutes on the server's clock asks for a code first (decision 118).
       // Told in a toast: read from the page's record of what it said (a 3 s toast is easy to miss on a loaded machine).
-      const told = async () => (await toastsSaid(b)).includes(words("en", "errors").terms_opened);
-      await expect.poll(async () => (await told()) || (await b.getByTestId("step-up-form").isVisible()), { timeout: 30_000 }).toBe(true);
+      // Each poll answers "told", "step-up", or what the page did say (so a failure shows the refusal).
+      const opened = words("en", "errors").terms_opened;
+      const state = async (stepUpCounts: boolean) => {
+        const said = await toastsSaid(b);
+        if (said.includes(opened)) return "told";
+        if (stepUpCounts && (await b.getByTestId("step-up-form").isVisible())) return "step-up";
+        return `said: ${JSON.stringify(said)}`;
+      };
+      await expect.poll(() => state(true), { timeout: 30_000 }).toMatch(/^(told|step-up)$/);
       if (await b.getByTestId("step-up-form").isVisible()) await answerStepUp(b, "auditor");
-      await expect.poll(told, { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => state(false), { timeout: 30_000 }).toBe("told");
       await expect(theirs).toHaveCount(0);
       await a.context().close();
       await b.context().close();
