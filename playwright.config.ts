@@ -10,11 +10,14 @@ export default defineConfig({
   // The route walk (every page × ten languages × three identities) runs on its own: `npm run walk`.
   testIgnore: process.env.WALK === "1" ? [] : ["**/walk.spec.ts"],
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous: a sign-in hashes a password and a loaded CI machine is slow; a passing check returns at once.
+  expect: { timeout: 20_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,
   // The walk reports on its own file: `npm test` runs it as a second invocation (scripts/test.ts).
+  // Its own output folder too, so the journeys' failure screenshots and traces outlive the walk.
+  outputDir: process.env.WALK === "1" ? "test-results/walk" : "test-results/journeys",
   reporter: [["list"], ["json", { outputFile: process.env.WALK === "1" ? "tests/.reports/walk.json" : "tests/.reports/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

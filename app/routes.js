@@ -24,6 +24,7 @@ function userPages(route) {
   route("pages/user/login", "routes/auth/login.tsx"); // account login, returns to ?path=
   route("pages/user/login2", "routes/auth/wallet-login.tsx"); // wallet login: Sign-In with Ethereum, or a Bitcoin key kept on this device
   route("pages/user/register", "routes/auth/register.tsx"); // registration with an invitation code
+  route("pages/user/forgot", "routes/auth/forgot-password.tsx"); // forgot password: account or verified email, the mailed 6-digit code, a new password (decision 138)
   route("pages/user/passkey-login", "routes/auth/passkey-login.ts"); // resource route (action only) behind the login page's "Sign in with a passkey": challenge, then the answer
 
   // Trade (tab 1) and markets (tab 2).
@@ -98,6 +99,7 @@ function consolePages(route) {
     route("content", "routes/admin/content.tsx"); // /admin/content: contacts and banners
     route("audit", "routes/admin/audit-log.tsx"); // /admin/audit: the operator audit log
     route("operations", "routes/admin/operations.tsx"); // /admin/operations: readiness checks, feeds, settlement lag and cron runs, live (read-only)
+    route("mailbox", "routes/admin/mailbox.tsx"); // /admin/mailbox: the local outbox of mail and SMS (decision 139); 404 in production
     route("service", "routes/admin/service.tsx"); // /admin/service: customer-service inbox: conversations live, the chat, the customer's profile and balances, canned replies
   });
 }

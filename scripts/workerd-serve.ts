@@ -24,6 +24,8 @@ export const WORKER = {
   r2Buckets: { UPLOADS: "proofline-uploads", LOG: "proofline-log" },
   durableObjects: { USER_CHANNEL: "UserChannel", QUOTE_HUB: "QuoteHub", SERVICE_CONVERSATION: "ServiceConversation", SERVICE_INBOX: "ServiceInbox", LOG_SEQUENCER: "LogSequencer", QUOTE_RELAY: "QuoteRelay" },
   ratelimits: { AUTH_LIMIT: { limit: 30, period: 60 } },
+  /** Cloudflare Email Service, simulated: nothing leaves the machine (worker/mail/send.ts). */
+  sendEmail: [{ name: "EMAIL" }],
   vars: { APP_ENV: "production", PRICE_FEED_ALLOWED_HOSTS: "stream.binance.com:9443,data-stream.binance.vision", LOG_WITNESSES: "", LOG_WITNESS_QUORUM: "" },
   crons: ["* * * * *"],
   assets: { directory: "./public", binding: "ASSETS" },
@@ -67,6 +69,7 @@ export async function workerdServe(opts: {
     r2Buckets: { ...WORKER.r2Buckets },
     durableObjects: Object.fromEntries(Object.entries(WORKER.durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }])),
     ratelimits: Object.fromEntries(Object.entries({ ...WORKER.ratelimits, ...opts.ratelimits }).map(([binding, r]) => [binding, { simple: { limit: r!.limit, period: r!.period } }])),
+    email: { send_email: WORKER.sendEmail.map((b) => ({ ...b })) },
     assets: { directory: opts.assets ?? WORKER.assets.directory, binding: WORKER.assets.binding, routerConfig: { has_user_worker: true } },
     d1Persist: join(v3, "d1"),
     r2Persist: join(v3, "r2"),

@@ -45,6 +45,13 @@ export interface Env {
   LOG_WITNESSES?: string;
   /** How many of LOG_WITNESSES must cosign a checkpoint before it is the latest (1..n; all when unset). */
   LOG_WITNESS_QUORUM?: string;
+  /**
+   * Cloudflare Email Service (`[[send_email]]` in wrangler.toml; worker/mail/send.ts, decision
+   * 139): verification and recovery codes and notices by mail. Absent where Node scripts bind the app.
+   */
+  EMAIL?: SendEmail;
+  /** The sender address of mail, on a domain onboarded to Email Service (default worker/mail/send.ts's DEFAULT_MAIL_FROM). */
+  MAIL_FROM?: string;
   /** Sign-in and registration attempts per client IP (absent where Node scripts bind the app). */
   AUTH_LIMIT?: RateLimit;
   /** "simulation" (default) or "binance"; with "binance", PRICE_FEED_URL is the stream base. */

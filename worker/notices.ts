@@ -1,6 +1,7 @@
 /**
  * After an event's batch committed with its notices: tell each user's open pages the new unread
- * count (the badge, over their channel) and push the notices to their devices. Never fails the
+ * count (the badge, over their channel), push the notices to their devices, and mail the sign-in
+ * notices to a verified email. Never fails the
  * caller's operation (run it with waitUntil).
  */
 import { getDb } from "./db/client";
@@ -9,10 +10,13 @@ import type { Env } from "./env";
 import { pushNew } from "./push/send";
 import { notifyUser } from "./ws";
 import { logError } from "./observability/log";
+import { mailNewNotices } from "./mail/notices";
 
 export async function deliverNotices(env: Env, user_ids: readonly number[], created_at_ms: number): Promise<void> {
   await tellNoticeCounts(env, user_ids);
   await pushNew(env, getDb(env.DB), user_ids, created_at_ms);
+  // Sign-in notices also reach a verified email (decision 138).
+  await mailNewNotices(env, getDb(env.DB), user_ids, created_at_ms);
 }
 
 /** The users' open pages hear their new unread counts (the badge and the bell). Never throws. */

@@ -1,10 +1,10 @@
 /**
- * The product's login guard: login, register, customer service, the public transparency log
+ * The product's login guard: login, register, forgot password, customer service, the public transparency log
  * (/proof: anyone may check it) and any path containing "register" are open; every other page
  * needs a signed-in user. The operator
  * console (/admin) has its own guard.
  */
-const OPEN_PAGES = new Set(["/pages/user/login", "/pages/user/login2", "/pages/user/register", "/pages/me/sub/service", "/proof"]);
+const OPEN_PAGES = new Set(["/pages/user/login", "/pages/user/login2", "/pages/user/register", "/pages/user/forgot", "/pages/me/sub/service", "/proof"]);
 
 export function needsLogin(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, "") || "/";

@@ -75,6 +75,8 @@ export class OrderIntake {
    */
   private readonly funds = new Map<number, number>();
   private readonly inFlight = new Map<number, number>();
+  /** Orders being placed, by user and request key, until answered: what a racing retry waits for. */
+  private readonly racing = new Map<string, Promise<void>>();
   private readonly fundsReading = new Map<number, Promise<void>>();
   private readonly fundsReadAt = new Map<number, number>();
   /** For the benches: groups written, the orders in them, and the wall time of their writes. */
@@ -90,6 +92,28 @@ export class OrderIntake {
 
   /** Places an order at the latest tick; orders arriving while a write is in flight join the next batch. */
   async place(input: PlaceOrder, latest: () => Promise<Tick | null>): Promise<PlaceResult> {
+    // A retry racing its original (same user, same request key) waits for the original's answer
+    // and is then answered as a replay. Otherwise it would see the original's money in flight and
+    // be refused for funds, though the order it asks about is being written.
+    const key = `${input.user_id}:${input.request_key}`;
+    const original = this.racing.get(key);
+    if (original) {
+      await original;
+      const replayed = await this.deps.market.replay(input);
+      if (replayed) return replayed;
+    }
+    let finished!: () => void;
+    const mine = new Promise<void>((resolve) => (finished = resolve));
+    this.racing.set(key, mine);
+    try {
+      return await this.placeOnce(input, latest);
+    } finally {
+      finished();
+      if (this.racing.get(key) === mine) this.racing.delete(key);
+    }
+  }
+
+  private async placeOnce(input: PlaceOrder, latest: () => Promise<Tick | null>): Promise<PlaceResult> {
     const product = await this.currentProduct();
     const now = this.deps.now();
     const checked = checkOrder(product, input, await latest(), now);

@@ -29,6 +29,7 @@ export type WorkerConfig = {
   r2_buckets?: { binding: string; bucket_name?: string }[];
   ratelimits?: { name: string; namespace_id?: string; simple?: { limit: number; period: number } }[];
   analytics_engine_datasets?: { binding: string; dataset?: string }[];
+  send_email?: { name: string; allowed_sender_addresses?: string[]; destination_address?: string; allowed_destination_addresses?: string[] }[];
   durable_objects?: { bindings?: { name: string; class_name: string }[] };
   migrations?: { tag: string; new_sqlite_classes?: string[]; new_classes?: string[]; renamed_classes?: unknown[]; deleted_classes?: string[] }[];
   vars?: Record<string, string>;
@@ -82,6 +83,7 @@ export function configProblems(config: WorkerConfig, env: DeployEnv, opts: { req
   same("R2 buckets", names(config.r2_buckets), names(e.r2_buckets));
   same("rate limits", names(config.ratelimits), names(e.ratelimits));
   same("Analytics Engine datasets", ["METRICS"], names(e.analytics_engine_datasets));
+  same("mail (send_email) bindings", names(config.send_email), names(e.send_email));
   same("Durable Object bindings", (config.durable_objects?.bindings ?? []).map((b) => `${b.name}=${b.class_name}`),
     (e.durable_objects?.bindings ?? []).map((b) => `${b.name}=${b.class_name}`));
   same("Durable Object migration tags", doMigrationTags(config), doMigrationTags(e));

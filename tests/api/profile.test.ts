@@ -31,7 +31,7 @@ describe("/api/user/infos and cxinfos", () => {
     const u = await newUser();
     const r = await read(u);
     expect(r.code).toBe(1);
-    expect(r.data).toEqual({ name: "", phone: "", email: "", id_photo: "", signature: "", status: "incomplete", reject_reason: "" });
+    expect(r.data).toEqual({ name: "", phone: "", email: "", id_photo: "", signature: "", status: "incomplete", reject_reason: "", email_verified: false, phone_verified: false });
     expect(await loanGate(db, u.id)).toEqual({ status: "profile_incomplete" });
   });
 
@@ -40,7 +40,7 @@ describe("/api/user/infos and cxinfos", () => {
     const r = await save(u, u.body);
     expect(r.code).toBe(1);
     expect(r.msg).toBe("Profile sent for review");
-    const expected = { name: "Ana María", phone: "+34612345678", email: "ana.maria@example.es", id_photo: u.photo, signature: u.signature, status: "submitted", reject_reason: "" };
+    const expected = { name: "Ana María", phone: "+34612345678", email: "ana.maria@example.es", id_photo: u.photo, signature: u.signature, status: "submitted", reject_reason: "", email_verified: false, phone_verified: false };
     expect(r.data).toEqual(expected);
     expect((await read(u)).data).toEqual(expected);
     expect(await loanGate(db, u.id)).toEqual({ status: "ok" });

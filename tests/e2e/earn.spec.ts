@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, register, signInOperator, words } from "./helpers";
+import { open, register, signInOperator, submitProfileForm, words } from "./helpers";
 
 /**
  * The earn journey at a phone's size: complete the profile (ID photo and a drawn signature),
@@ -64,19 +64,7 @@ for (const lng of ["en", "ja"] as const) {
 
     // The profile: details, an ID photo, and a signature drawn with the finger (mouse here).
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
-    await page.getByTestId("profile-name").fill("Ann Lee");
-    await page.getByTestId("profile-phone").fill("+44 20 7946 0958");
-    await page.getByTestId("profile-email").fill("ann@example.com");
-    await page.getByTestId("profile-id-photo").getByTestId("upload-input").setInputFiles(PHOTO);
-    await expect(page.getByTestId("profile-id-photo").getByTestId("upload-preview")).toBeVisible();
-    const pad = page.getByTestId("profile-signature-pad");
-    const box = (await pad.boundingBox())!;
-    await page.mouse.move(box.x + 20, box.y + box.height / 2);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 20, box.y + box.height / 2 + (i % 2 ? -18 : 18), { steps: 3 });
-    await page.mouse.up();
-    await page.getByTestId("profile-submit").click();
-    await expect(page.getByTestId("profile-status")).toHaveAttribute("data-status", "submitted");
+    await submitProfileForm(page, "ann@example.com");
     await page.screenshot({ path: `tests/.reports/earn-profile-${lng}.png` });
 
     // The pool: the calculator shows what 1,000 pays before anything is bought.

@@ -199,3 +199,41 @@ export async function enableTwoFactor(page: Page, lng: string, password?: string
   await expect(page.getByTestId("two-factor-state")).toHaveText(words(lng, "me").security.state_on);
   return key;
 }
+
+/**
+ * Records every toast the page shows (role="status"), from the next navigation on. A toast lasts
+ * 2–3 s; on a loaded machine a poll of the screen can miss it, a record of what was said cannot.
+ */
+export async function recordToasts(page: Page) {
+  await page.addInitScript(() => {
+    const said: string[] = [];
+    (window as unknown as { __toasts: string[] }).__toasts = said;
+    const note = () => document.querySelectorAll('[role="status"]').forEach((el) => el.textContent && !said.includes(el.textContent) && said.push(el.textContent));
+    new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** The toasts recorded since `recordToasts` (in order, each text once). */
+export function toastsSaid(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __toasts?: string[] }).__toasts ?? []);
+}
+
+/**
+ * Fills and submits profile completion on the page already open (`/pages/me/sub/improve-info`):
+ * name, phone, `email`, an ID photo and a signature drawn with the mouse; it ends submitted.
+ */
+export async function submitProfileForm(page: Page, email: string) {
+  const photo = new URL("../fixtures/uploads/png-rgb.png", import.meta.url).pathname;
+  await page.getByTestId("profile-name").fill("Ann Lee");
+  await page.getByTestId("profile-phone").fill("+44 20 7946 0958");
+  await page.getByTestId("profile-email").fill(email);
+  await page.getByTestId("profile-id-photo").getByTestId("upload-input").setInputFiles(photo);
+  await expect(page.getByTestId("profile-id-photo").getByTestId("upload-preview")).toBeVisible();
+  const box = (await page.getByTestId("profile-signature-pad").boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 20 + i * 20, box.y + box.height / 2 + (i % 2 ? -18 : 18), { steps: 3 });
+  await page.mouse.up();
+  await page.getByTestId("profile-submit").click();
+  await expect(page.getByTestId("profile-status")).toHaveAttribute("data-status", "submitted");
+}

@@ -6,7 +6,7 @@
  * places the order at them. The market's terms are put back the same two-operator way.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { answerStepUp, fund, open, operatorApi, operatorPage, register, words } from "./helpers";
+import { answerStepUp, fund, open, operatorApi, operatorPage, recordToasts, register, toastsSaid, words } from "./helpers";
 
 const SYMBOL = "ETH/USDT";
 const SECONDS = 60;
@@ -78,14 +78,24 @@ for (const lng of ["en", "th"] as const) {
 
       // Operator B opens it.
       const b = await operatorPage(browser, "auditor");
+      await recordToasts(b);
       await open(b, "/admin/products");
       const theirs = b.locator(`[data-testid="terms-proposal"][data-target="${SYMBOL}"]`);
       await theirs.getByTestId("terms-open").click();
       await b.getByRole("alertdialog").getByRole("button", { name: words("en", "common").confirm }).click();
       // A confirmation older than five minutes on the server's clock asks for a code first (decision 118).
-      const opened = b.getByText(words("en", "errors").terms_opened);
-      await expect(opened.or(b.getByTestId("step-up-form"))).toBeVisible({ timeout: 30_000 });
+      // Told in a toast: read from the page's record of what it said (a 3 s toast is easy to miss on a loaded machine).
+      // Each poll answers "told", "step-up", or what the page did say (so a failure shows the refusal).
+      const opened = words("en", "errors").terms_opened;
+      const state = async (stepUpCounts: boolean) => {
+        const said = await toastsSaid(b);
+        if (said.includes(opened)) return "told";
+        if (stepUpCounts && (await b.getByTestId("step-up-form").isVisible())) return "step-up";
+        return `said: ${JSON.stringify(said)}`;
+      };
+      await expect.poll(() => state(true), { timeout: 30_000 }).toMatch(/^(told|step-up)$/);
       if (await b.getByTestId("step-up-form").isVisible()) await answerStepUp(b, "auditor");
+      await expect.poll(() => state(false), { timeout: 30_000 }).toBe("told");
       await expect(theirs).toHaveCount(0);
       await a.context().close();
       await b.context().close();

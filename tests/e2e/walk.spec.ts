@@ -145,8 +145,14 @@ async function checkPage(page: Page, lng: LocaleKey, url: string, englishSet: Se
     .waitForFunction(() => document.documentElement.dataset.hydrated === "1", undefined, { timeout: 20_000 })
     .then(() => true, () => false);
   if (!hydrated) findings.push({ url, kind: "console", detail: "the page never hydrated" });
-  // Loaders have answered by now; let sockets and effects draw their first frame.
+  // Loaders have answered by now; let sockets and effects draw their first frame, and let the
+  // page's entrance animation end: mid-animation a page is scaled and faded, which reads as
+  // overflow and low contrast on a machine slow enough to measure it then.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.evaluate(() => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    return Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => undefined))), new Promise((done) => setTimeout(done, 5_000))]);
+  });
   const seen = await page.evaluate(() => {
     const texts: string[] = [];
     const overflow: string[] = [];
@@ -209,7 +215,8 @@ const ONLY = process.env.WALK_LANGS?.split(",") as LocaleKey[] | undefined;
 
 for (const lng of ONLY ?? LOCALE_KEYS) {
   test(`every page in ${lng}: words, layout, accessibility`, async ({ browser }) => {
-    test.setTimeout(600_000);
+    // A language walks about 90 pages; a loaded CI machine has taken over ten minutes for one.
+    test.setTimeout(1_200_000);
     const english = englishOnly(lng);
     const findings: Finding[] = [];
     const dir = `tests/e2e/artifacts/walk/${lng}`;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loginUrl, needsLogin, safeReturnPath } from "../../app/lib/guard";
 
 describe("the login guard (docs/product.md, who can open what)", () => {
-  it.each(["/pages/user/login", "/pages/user/login2", "/pages/user/register", "/pages/me/sub/service", "/pages/user/register/", "/pages/x/register-bonus", "/admin", "/admin/audit"])(
+  it.each(["/pages/user/login", "/pages/user/login2", "/pages/user/register", "/pages/user/forgot", "/pages/me/sub/service", "/pages/user/register/", "/pages/x/register-bonus", "/admin", "/admin/audit"])(
     "%s is open",
     (p) => expect(needsLogin(p)).toBe(false),
   );

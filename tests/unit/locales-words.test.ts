@@ -6,6 +6,11 @@ import { LANGUAGES } from "../../locales/languages";
 import { REASON_CODES } from "../../worker/domain/ledger/reasons";
 import { CHECK_NAMES, CHECK_REASONS } from "../../worker/observability/checks";
 import { CRON_JOBS } from "../../worker/cron";
+import { AUDIT_ACTIONS, auditActionKey } from "../../worker/domain/audit/actions";
+import { MAIL_KINDS } from "../../worker/mail/templates";
+import { CODE_ERROR_KEYS } from "../../worker/api/resources/code-answers";
+import { CONTACT_REFUSALS } from "../../worker/domain/profiles/contacts";
+import { login_attempts } from "../../worker/db/schema";
 
 const root = join(__dirname, "../..");
 
@@ -94,4 +99,44 @@ describe("the operations page's checks, reasons and cron jobs have words in ever
     expect(given.length).toBeGreaterThan(8);
     expect(given.filter((code) => !(CHECK_REASONS as readonly string[]).includes(code))).toEqual([]);
   });
+});
+
+describe("every audit action has words in every language", () => {
+  for (const l of LANGUAGES) {
+    it(`${l.key}/admin.json labels each of the ${AUDIT_ACTIONS.length} actions`, () => {
+      expect(AUDIT_ACTIONS.filter((a) => typeof lookup(RESOURCES[l.key].admin, auditActionKey(a)) !== "string")).toEqual([]);
+    });
+  }
+
+  it("every action written in SQL or by a script is a known action (the type holds the rest)", () => {
+    const unknown: string[] = [];
+    for (const file of [...sourceFiles("worker"), ...sourceFiles("scripts")]) {
+      const text = readFileSync(file, "utf8");
+      for (const [, code] of text.matchAll(/INSERT INTO audit_log[^']*'([a-z_]+\.[a-z_]+)'/g)) {
+        if (!(AUDIT_ACTIONS as readonly string[]).includes(code)) unknown.push(`${relative(root, file)}: ${code}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+  });
+});
+
+describe("codes, mail and recovery have words in every language (decision 138)", () => {
+  const errors = [...CODE_ERROR_KEYS, ...CONTACT_REFUSALS.map((r) => `errors.${r}`)].map((k) => k.replace(/^errors\./, ""));
+  const mail = [...MAIL_KINDS.flatMap((k) => [`${k}.subject`, `${k}.body`]), "footer", "sms_code"];
+  const methods = login_attempts.method.enumValues.map((m) => `devices.method_${m}`);
+
+  it("enumerates every refusal, mail and sign-in method", () => {
+    expect(errors).toEqual(expect.arrayContaining(["code_wrong", "code_void", "code_expired", "code_resend_wait", "code_limit", "sms_unavailable"]));
+    expect(MAIL_KINDS).toContain("code_reset_password");
+    expect(methods).toContain("devices.method_recovery");
+  });
+
+  for (const l of LANGUAGES) {
+    it(`${l.key}: errors, mail.json and the sign-in history name each`, () => {
+      const r = RESOURCES[l.key];
+      expect(errors.filter((k) => typeof lookup(r.errors, k) !== "string")).toEqual([]);
+      expect(mail.filter((k) => typeof lookup(r.mail, k) !== "string")).toEqual([]);
+      expect(methods.filter((k) => typeof lookup(r.me, k) !== "string")).toEqual([]);
+    });
+  }
 });

@@ -29,6 +29,7 @@ import { kefuApi, serviceApi } from "./resources/service";
 import { adminServiceApi } from "./resources/admin-service";
 import { notificationsApi } from "./resources/notifications";
 import { adminProofApi, proofApi } from "./resources/proof";
+import { adminMailboxApi } from "./resources/admin-mailbox";
 import { adminOperationsApi } from "./resources/admin-operations";
 import { readiness } from "../observability/readiness";
 import { isolateStartedMs } from "./isolate";
@@ -140,6 +141,7 @@ export function createApi() {
   app.route("/proof", proofApi);
   app.route("/admin/proof", adminProofApi);
   app.route("/admin", adminOperationsApi);
+  app.route("/admin", adminMailboxApi);
   app.route("/test", testClockApi);
 
   app.notFound((c) => fail(c, new ApiError("errors.not_found", 404)));

@@ -168,9 +168,9 @@ export function StatusPill({ status }: { status: string }) {
  * Wraps a wide table so it scrolls sideways on a tablet instead of squeezing. Focusable, so a
  * keyboard user can scroll it too.
  */
-export function TableWrap({ children }: { children: ReactNode }) {
+export function TableWrap({ children, fit = false }: { children: ReactNode; fit?: boolean }) {
   return (
-    <div className="table-wrap" tabIndex={0}>
+    <div className={fit ? "table-wrap fit" : "table-wrap"} tabIndex={0}>
       {children}
     </div>
   );

@@ -1,3 +1,4 @@
+import { TableWrap } from "./money";
 import { Link } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -88,40 +89,42 @@ export function ProductForm({ product, action }: { product: ProductRow; action?:
       <label className="check">
         <input type="checkbox" name="enabled" value="1" defaultChecked={product.enabled} /> {t("products.enabled")}
       </label>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>{t("products.seconds")}</th>
-            <th>{t("products.profit_rate_bp")}</th>
-            <th>{t("products.min_amount")}</th>
-            <th>{t("products.max_amount")}</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {durations.map((d, i) => (
-            <tr key={i}>
-              <td>
-                <input type="number" value={d.seconds} onChange={(e) => set(i, { seconds: Number(e.target.value) })} aria-label={t("products.seconds")} />
-              </td>
-              <td>
-                <input type="number" value={d.profit_rate_bp} onChange={(e) => set(i, { profit_rate_bp: Number(e.target.value) })} aria-label={t("products.profit_rate_bp")} /> = {formatBp(d.profit_rate_bp, i18n.language, { percent: true })}
-              </td>
-              <td>
-                <input value={d.min_amount} onChange={(e) => set(i, { min_amount: e.target.value })} aria-label={t("products.min_amount")} />
-              </td>
-              <td>
-                <input value={d.max_amount} onChange={(e) => set(i, { max_amount: e.target.value })} aria-label={t("products.max_amount")} />
-              </td>
-              <td>
-                <button type="button" className="btn btn-plain" onClick={() => setDurations((ds) => ds.filter((_, j) => j !== i))} disabled={durations.length === 1}>
-                  {t("products.remove")}
-                </button>
-              </td>
+      <TableWrap fit>
+        <table className="table">
+          <thead>
+            <tr>
+              <th>{t("products.seconds")}</th>
+              <th>{t("products.profit_rate_bp")}</th>
+              <th>{t("products.min_amount")}</th>
+              <th>{t("products.max_amount")}</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {durations.map((d, i) => (
+              <tr key={i}>
+                <td>
+                  <input type="number" value={d.seconds} onChange={(e) => set(i, { seconds: Number(e.target.value) })} aria-label={t("products.seconds")} />
+                </td>
+                <td>
+                  <input type="number" value={d.profit_rate_bp} onChange={(e) => set(i, { profit_rate_bp: Number(e.target.value) })} aria-label={t("products.profit_rate_bp")} /> = {formatBp(d.profit_rate_bp, i18n.language, { percent: true })}
+                </td>
+                <td>
+                  <input value={d.min_amount} onChange={(e) => set(i, { min_amount: e.target.value })} aria-label={t("products.min_amount")} />
+                </td>
+                <td>
+                  <input value={d.max_amount} onChange={(e) => set(i, { max_amount: e.target.value })} aria-label={t("products.max_amount")} />
+                </td>
+                <td>
+                  <button type="button" className="btn btn-plain" onClick={() => setDurations((ds) => ds.filter((_, j) => j !== i))} disabled={durations.length === 1}>
+                    {t("products.remove")}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
       <button type="button" className="btn btn-plain" onClick={() => setDurations((ds) => [...ds, { seconds: 60, profit_rate_bp: 8500, min_amount: "10.00", max_amount: "10000.00" }])}>
         {t("products.add_duration")}
       </button>

@@ -1,3 +1,4 @@
+import { TableWrap } from "./money";
 import { useTranslation } from "react-i18next";
 import { useAction, useOperator } from "../../lib/admin-console";
 import { formatDateTime } from "../../lib/format";
@@ -48,26 +49,28 @@ function ProposalCard({ p, action }: { p: ProposalOut; action: ReturnType<typeof
       <p className="muted">
         {t("terms.proposed_by", { operator: p.proposed_by_account ?? `#${p.proposed_by}`, time: formatDateTime(p.proposed_at, i18n.language) })} · {p.reason}
       </p>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>{t("terms.term")}</th>
-            <th>{t("terms.now")}</th>
-            <th>{t("terms.proposed")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.changes.map((c) => (
-            <tr key={c.field} data-field={c.field}>
-              <th>{t(`terms.field.${c.field}`)}</th>
-              <td className="wrap-cell">{c.before ?? "—"}</td>
-              <td className="wrap-cell strong" data-testid="terms-after">
-                {c.after || t("terms.always_open")}
-              </td>
+      <TableWrap fit>
+        <table className="table">
+          <thead>
+            <tr>
+              <th>{t("terms.term")}</th>
+              <th>{t("terms.now")}</th>
+              <th>{t("terms.proposed")}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {p.changes.map((c) => (
+              <tr key={c.field} data-field={c.field}>
+                <th>{t(`terms.field.${c.field}`)}</th>
+                <td className="wrap-cell">{c.before ?? "—"}</td>
+                <td className="wrap-cell strong" data-testid="terms-after">
+                  {c.after || t("terms.always_open")}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
       <div className="decide">
         {mine ? (
           <p className="muted" data-testid="terms-yours">

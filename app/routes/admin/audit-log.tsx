@@ -1,4 +1,6 @@
+import { TableWrap } from "../../components/admin/money";
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { auditActionKey } from "../../../worker/domain/audit/actions";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Empty } from "../../components/nav";
@@ -21,10 +23,8 @@ export default function AdminAudit() {
   const { t, i18n } = useTranslation("admin");
   const { items, total, page_no, action } = useLoaderData<typeof loader>();
   const pages = Math.max(1, Math.ceil(total / ROWS));
-  const label = (a: string) => {
-    const key = `action_${a.replace(/\./g, "_")}`;
-    return i18n.exists(`admin:${key}`) ? t(key) : a;
-  };
+  // An action the console has no words for (an older release's) reads as its code.
+  const label = (a: string) => (i18n.exists(`admin:${auditActionKey(a)}`) ? t(auditActionKey(a)) : a);
   const link = (p: number) => `?page=${p}${action ? `&action=${encodeURIComponent(action)}` : ""}`;
   return (
     <section>
@@ -39,28 +39,30 @@ export default function AdminAudit() {
       {items.length === 0 ? (
         <Empty />
       ) : (
-        <table className="table" data-testid="audit-table">
-          <thead>
-            <tr>
-              <th>{t("col_time")}</th>
-              <th>{t("col_operator")}</th>
-              <th>{t("col_action")}</th>
-              <th>{t("col_target")}</th>
-              <th>{t("col_reason")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDateTime(e.created_at_ms, i18n.language)}</td>
-                <td>{e.operator}</td>
-                <td title={e.action}>{label(e.action)}</td>
-                <td>{e.target}</td>
-                <td>{e.reason}</td>
+        <TableWrap>
+          <table className="table" data-testid="audit-table">
+            <thead>
+              <tr>
+                <th>{t("col_time")}</th>
+                <th>{t("col_operator")}</th>
+                <th>{t("col_action")}</th>
+                <th>{t("col_target")}</th>
+                <th>{t("col_reason")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {items.map((e) => (
+                <tr key={e.id}>
+                  <td>{formatDateTime(e.created_at_ms, i18n.language)}</td>
+                  <td>{e.operator}</td>
+                  <td title={e.action}>{label(e.action)}</td>
+                  <td>{e.target}</td>
+                  <td>{e.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
       )}
       <nav className="pager">
         {page_no > 1 ? <Link to={link(page_no - 1)}>{t("prev")}</Link> : <span />}

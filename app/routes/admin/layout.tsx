@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { StepUpProvider } from "../../components/admin/step-up";
 import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { clearTokenCookie } from "../../lib/session.server";
+import { keepsOutbox } from "../../../worker/mail/outbox";
 import adminStyles from "../../styles/admin.css";
 export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
@@ -23,6 +24,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   ]);
   return {
     operator: me.data,
+    // The local mailbox exists only where an outbox is kept (never in production, decision 139).
+    mailbox: keepsOutbox(context.env),
     waiting: {
       deposits: deposits.code === 1 ? deposits.data.total : 0,
       withdrawals: withdrawals.code === 1 ? withdrawals.data.total : 0,
@@ -49,7 +52,7 @@ export default function AdminLayout() {
   const { t } = useTranslation("admin");
   const { t: tp } = useTranslation("promotions");
   const { t: ts } = useTranslation("service");
-  const { operator, waiting } = useLoaderData<typeof loader>();
+  const { operator, waiting, mailbox } = useLoaderData<typeof loader>();
   return (
     <div className="admin">
       <header className="admin-header">
@@ -88,6 +91,11 @@ export default function AdminLayout() {
             {t("operations.nav")}
           </NavLink>
           <NavLink to="/admin/content">{t("nav_content")}</NavLink>
+          {mailbox ? (
+            <NavLink to="/admin/mailbox" data-testid="nav-mailbox">
+              {t("mailbox.nav")}
+            </NavLink>
+          ) : null}
           <NavLink to="/admin/service" data-testid="nav-service">
             {ts("inbox.nav")}
           </NavLink>

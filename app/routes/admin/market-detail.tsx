@@ -1,3 +1,4 @@
+import { TableWrap } from "../../components/admin/money";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useRevalidateEvery } from "../../lib/revalidate";
@@ -55,24 +56,26 @@ export default function AdminProduct() {
       <div className="card" data-testid="exposure">
         <h3 className="card-title">{t("products.exposure_title")}</h3>
         <p className="muted">{t("products.exposure_note")}</p>
-        <table className="table">
-          <thead>
-            <tr>
-              <th />
-              <th>{t("products.open_stakes")}</th>
-              <th>{t("products.pays_if_won")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(["up", "down"] as const).map((side) => (
-              <tr key={side} data-side={side}>
-                <th>{t(`products.side_${side}`)}</th>
-                <td>{usdt(exposure[side].stake_micro)}</td>
-                <td>{usdt(exposure[side].payout_micro)}</td>
+        <TableWrap fit>
+          <table className="table">
+            <thead>
+              <tr>
+                <th />
+                <th>{t("products.open_stakes")}</th>
+                <th>{t("products.pays_if_won")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {(["up", "down"] as const).map((side) => (
+                <tr key={side} data-side={side}>
+                  <th>{t(`products.side_${side}`)}</th>
+                  <td>{usdt(exposure[side].stake_micro)}</td>
+                  <td>{usdt(exposure[side].payout_micro)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
         <p data-testid="worst-case">
           {t("products.worst_case")}: <strong className={over ? "down" : undefined}>{usdt(exposure.worst_case_micro)}</strong> · {t("products.limit")}: {usdt(exposure.limit_micro)} USDT
         </p>

@@ -104,6 +104,11 @@ export default function Login() {
             </button>
           ) : null}
         </fetcher.Form>
+        <p className="auth-switch">
+          <AppLink to="/pages/user/forgot" data-testid="forgot-link">
+            {t("forgot_link")}
+          </AppLink>
+        </p>
         <PasskeySignIn path={params.get("path") ?? ""} />
         <p className="auth-switch">
           <AppLink to={`/pages/user/login2${params.get("path") ? `?path=${encodeURIComponent(params.get("path")!)}` : ""}`}>{t("go_wallet_login")}</AppLink>

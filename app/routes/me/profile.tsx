@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Field, missingFields } from "../../components/form";
 import { ImageUpload } from "../../components/money/image-upload";
+import { OneTimeCodeField } from "../../components/one-time-code-field";
 import { Screen } from "../../components/nav";
 import { SignatureField, type SignatureHandle } from "../../components/profile/signature-field";
 import { useUi } from "../../components/ui";
@@ -29,9 +30,12 @@ export type ProfileView = {
   signature: string;
   status: "incomplete" | "submitted" | "verified" | "rejected";
   reject_reason: string;
+  /** Proven by a code sent to it (decision 138). */
+  email_verified: boolean;
+  phone_verified: boolean;
 };
 
-const EMPTY: ProfileView = { name: "", phone: "", email: "", id_photo: "", signature: "", status: "incomplete", reject_reason: "" };
+const EMPTY: ProfileView = { name: "", phone: "", email: "", id_photo: "", signature: "", status: "incomplete", reject_reason: "", email_verified: false, phone_verified: false };
 const FIELDS = ["name", "phone", "email", "id_photo", "signature"] as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -39,10 +43,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { profile: res.code === 1 ? res.data : EMPTY };
 }
 
-/** `intent=upload` forwards a picture (the ID photo or the signature PNG); anything else saves. */
+/**
+ * `intent=upload` forwards a picture (the ID photo or the signature PNG); `contact_send` and
+ * `contact_confirm` verify the email or phone by a code; anything else saves.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get("intent") === "upload") return forwardUpload(context, request, form);
+  const channel = String(form.get("channel") ?? "");
+  if (form.get("intent") === "contact_send") return api(context, request, "/api/user/contact/send", { channel });
+  if (form.get("intent") === "contact_confirm") return api(context, request, "/api/user/contact/confirm", { channel, code: String(form.get("code") ?? "") });
   return api(context, request, "/api/user/infos", Object.fromEntries(FIELDS.map((f) => [f, String(form.get(f) ?? "")])));
 }
 
@@ -53,6 +63,7 @@ export default function ImproveInfo() {
   return (
     <Screen title={t("profile.title")} back>
       <StatusCard profile={profile} />
+      {profile.status !== "incomplete" ? <Contacts profile={profile} /> : null}
       {profile.status === "verified" ? <ReadOnly profile={profile} /> : <ProfileForm profile={profile} />}
     </Screen>
   );
@@ -74,6 +85,93 @@ function StatusCard({ profile }: { profile: ProfileView }) {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** The saved email and phone, each verified or with a way to verify it (decision 138). */
+function Contacts({ profile }: { profile: ProfileView }) {
+  const { t } = useTranslation("me");
+  return (
+    <section className="card contacts" aria-label={t("profile.verify")} data-testid="profile-contacts">
+      <ContactVerify channel="email" address={profile.email} verified={profile.email_verified} />
+      <ContactVerify channel="phone" address={profile.phone} verified={profile.phone_verified} />
+      <p className="muted field-hint">{t("profile.verify_why")}</p>
+    </section>
+  );
+}
+
+type Sent = { retry_after: number; expires_in: number };
+
+function ContactVerify({ channel, address, verified }: { channel: "email" | "phone"; address: string; verified: boolean }) {
+  const { t } = useTranslation("me");
+  const { t: tc } = useTranslation();
+  const ui = useUi();
+  const send = useFetcher<PageEnvelope<Sent & { retry_after?: number }>>();
+  const confirm = useFetcher<PageEnvelope>();
+  const [open, setOpen] = useState(false);
+  const [sent, setSent] = useState<{ retry_after: number; at: number } | null>(null);
+  useEnvelope(send.data, (_data, msg) => ui.toast(msg));
+  // A refused resend (429) still carries the server's wait: the countdown follows it.
+  useEffect(() => {
+    const retry_after = send.data?.data?.retry_after;
+    if (typeof retry_after === "number") setSent({ retry_after, at: Date.now() });
+  }, [send.data]);
+  useEnvelope(confirm.data, (_data, msg) => {
+    ui.toast(msg);
+    setOpen(false);
+    setSent(null);
+  });
+  const ask = () => send.submit({ intent: "contact_send", channel }, { method: "post" });
+  return (
+    <div className="contact" data-testid={`contact-${channel}`}>
+      <div className="row">
+        <span>
+          {t(`profile.${channel}`)}: {address}
+        </span>
+        {verified ? (
+          <span className="profile-status-pill" data-status="verified" data-testid={`contact-${channel}-verified`}>
+            {t("profile.verified")}
+          </span>
+        ) : (
+          <span className="profile-status-pill" data-status="incomplete">
+            {t("profile.unverified")}
+          </span>
+        )}
+      </div>
+      {verified ? null : !open ? (
+        <button type="button" className="btn btn-sm btn-plain" onClick={() => setOpen(true)} data-testid={`verify-${channel}`}>
+          {t("profile.verify")}
+        </button>
+      ) : (
+        <div className="form" data-testid={`verify-${channel}-panel`}>
+          <p className="muted">{t(channel === "email" ? "profile.verify_note_email" : "profile.verify_note_phone", { address })}</p>
+          {sent === null ? (
+            <button type="button" className="btn btn-primary btn-block" onClick={ask} disabled={send.state !== "idle"} data-testid={`verify-${channel}-send`}>
+              {t("profile.verify_send")}
+            </button>
+          ) : (
+            <confirm.Form
+              method="post"
+              className="form"
+              noValidate
+              onSubmit={(e) => {
+                if (missingFields(e.currentTarget, ["code"])) {
+                  e.preventDefault();
+                  ui.toast(tc("incomplete"));
+                }
+              }}
+            >
+              <input type="hidden" name="intent" value="contact_confirm" />
+              <input type="hidden" name="channel" value={channel} />
+              <OneTimeCodeField retryAfter={sent.retry_after} sentAt={sent.at} onResend={ask} resending={send.state !== "idle"} autoFocus />
+              <button type="submit" className="btn btn-primary btn-block" disabled={confirm.state !== "idle"} data-testid={`verify-${channel}-submit`}>
+                {t("profile.verify_submit")}
+              </button>
+            </confirm.Form>
+          )}
+        </div>
+      )}
+    </div>
   );
 }
 

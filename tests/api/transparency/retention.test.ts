@@ -81,6 +81,16 @@ describe("pruneExpired", () => {
     expect(await testEnv.UPLOADS.head(screenshot.r2_key)).not.toBeNull();
   });
 
+  it("deletes one-time codes an hour past their expiry and the local outbox's mail after a week (decisions 138, 139)", async () => {
+    const code = (address: string, expires_at_ms: number) =>
+      sql`INSERT INTO one_time_codes (purpose, address, user_id, salt, code_hash, tries, sent_at_ms, expires_at_ms) VALUES ('verify_email', ${address}, ${user}, '00', 'x', 0, ${expires_at_ms - 600_000}, ${expires_at_ms})`;
+    const mail = (to: string, at_ms: number) => sql`INSERT INTO dev_outbox (channel, "to", subject, text, created_at_ms) VALUES ('email', ${to}, 's', 't', ${at_ms})`;
+    for (const q of [code("prune-code@x.test", NOW - 2 * 3600_000), code("keep-code@x.test", NOW - 30 * 60_000), mail("prune-mail@x.test", NOW - 8 * DAY), mail("keep-mail@x.test", NOW - 6 * DAY)]) await db.run(q);
+    for (let i = 0; i < 3; i += 1) await pruneExpired(testEnv, NOW);
+    expect((await rows(sql`SELECT address FROM one_time_codes WHERE address LIKE '%-code@x.test'`)).map((r) => r.address)).toEqual(["keep-code@x.test"]);
+    expect((await rows(sql`SELECT "to" FROM dev_outbox WHERE "to" LIKE '%-mail@x.test'`)).map((r) => r.to)).toEqual(["keep-mail@x.test"]);
+  });
+
   it("leaves a fresh orphan object alone until its grace period has passed", async () => {
     await testEnv.UPLOADS.put(`uploads/${user}/fresh-orphan.png`, "png");
     for (let i = 0; i < 3; i += 1) await pruneExpired(testEnv, Date.now());

@@ -21,11 +21,14 @@ describe("wrangler.toml's environments", () => {
     describe(name, () => {
       const e = config.env![name];
 
-      it("binds every D1, R2, rate limit, dataset and assets binding the Worker declares", () => {
+      it("binds every D1, R2, rate limit, dataset, mail and assets binding the Worker declares", () => {
         expect(envNamesOf(e.d1_databases)).toEqual(declared("D1Database"));
         expect(envNamesOf(e.r2_buckets)).toEqual(declared("R2Bucket"));
         expect(envNamesOf(e.ratelimits)).toEqual(declared("RateLimit"));
         expect(envNamesOf(e.analytics_engine_datasets)).toEqual(declared("AnalyticsEngineDataset"));
+        expect(envNamesOf(e.send_email)).toEqual(declared("SendEmail"));
+        // The sender the Worker uses is one the binding allows (decision 139).
+        for (const b of e.send_email ?? []) expect(b.allowed_sender_addresses).toContain(e.vars?.MAIL_FROM);
         expect(e.assets?.binding).toBe("ASSETS");
         expect(declared("Fetcher")).toEqual(["ASSETS"]);
         for (const db of e.d1_databases!) expect(db.migrations_dir).toBe("migrations");

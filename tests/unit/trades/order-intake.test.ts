@@ -42,6 +42,30 @@ const fresh = (clock = { now: 1_800_000_000_000 }) => async () => ({ ts_ms: cloc
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe("OrderIntake: group commit", () => {
+  it("a retry racing its original waits for it and is answered as its replay, not refused for funds", async () => {
+    // Funds for one order (100 staked + 1 fee), not two: the retry must not be judged as a second order.
+    const m = fakeMarket({ funds: () => 150 * USDT });
+    let stored: Order | null = null;
+    m.market.replay = async (i) => (stored && i.request_key === "client:1" ? { status: "ok", order: stored, replayed: true } : null);
+    const write = m.market.write;
+    m.market.write = async (orders) => {
+      const results = await write(orders);
+      const first = results[0];
+      if (first.status === "ok") stored = first.order;
+      return results;
+    };
+    const hub = intake(m);
+    const original = hub.place(order(1), fresh());
+    const retry = hub.place(order(1), fresh());
+    await settle();
+    m.gates[0]();
+    const [a, b] = await Promise.all([original, retry]);
+    expect(a).toMatchObject({ status: "ok", replayed: false });
+    expect(b).toMatchObject({ status: "ok", replayed: true });
+    expect(b.status === "ok" && a.status === "ok" && b.order.id).toBe(a.status === "ok" && a.order.id);
+    expect(m.batches.flat()).toHaveLength(1);
+  });
+
   it("writes the first order at once and those arriving meanwhile together, each with its own answer", async () => {
     const m = fakeMarket();
     const hub = intake(m);

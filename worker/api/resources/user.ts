@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { logSequencer } from "../../transparency-log";
 import { z } from "zod";
-import { LANGUAGES, localeFromLang } from "../../../locales/languages";
+import { LANGUAGES } from "../../../locales/languages";
 import { grantDemoMoney } from "../../domain/ledger/demo";
 import { modeOf, walletOf } from "../../mode";
 import { changePassword, hasPassword, loginUser, registerUser, setUserLanguage, type User } from "../../domain/identity/users";
@@ -23,7 +23,14 @@ import { afterResponse } from "../idempotency";
 import { deliverNotices } from "../../notices";
 import { twoFactorOn } from "../../domain/identity/two-factor";
 import { cardKeysOrNull, confirmCode } from "./money-guards";
-import { clientOf } from "../../domain/identity/client";
+import { clientOf, limiterNetworkOf } from "../../domain/identity/client";
+import { finishRecovery, startRecovery } from "../../domain/identity/recovery";
+import { serverNow } from "../../clock";
+import { sendMail } from "../../mail/send";
+import { renderMail } from "../../mail/templates";
+import { CODE_RULES } from "../../domain/identity/one-time-codes";
+import { localeFromLang } from "../../../locales/languages";
+import { codeField, codeRefused, issuedAnswer, sendRefused } from "./code-answers";
 
 const account = text({ max: 20, invalid: "errors.account_invalid" }).pipe(z.string().regex(ACCOUNT_RE, "errors.account_invalid"));
 const password = text({ max: PASSWORD_MAX, invalid: "errors.password_invalid", trim: false });
@@ -71,6 +78,13 @@ const ResetPasswordBody = z
     message: "errors.password_mismatch",
     path: ["new_password_confirm"],
   });
+
+/** An account name or an email: which one is told by the "@" (worker/domain/identity/recovery.ts). */
+const identifier = text({ max: 254, invalid: "errors.recovery_name_invalid" });
+const ForgotStartBody = z.object({ account: identifier });
+const ForgotFinishBody = z
+  .object({ account: identifier, code: codeField, new_password: password, new_password_confirm: text({ max: PASSWORD_MAX, trim: false }).optional() })
+  .refine((b) => b.new_password_confirm === undefined || b.new_password_confirm === b.new_password, { message: "errors.password_mismatch", path: ["new_password_confirm"] });
 
 const InviterBody = z.object({
   invite_code: text({ max: 16, invalid: "errors.invite_unknown" }).pipe(z.string().regex(INVITE_CODE_RE, "errors.invite_unknown")),
@@ -170,6 +184,34 @@ export const userApi = new Hono<AppEnv>()
     // The other sessions just ended: no hub may place another order under them, their pages close.
     await sessionsEnded(c.env, c.get("db"), c.get("user").id, { all_but: c.get("session_token_hash") });
     return ok(c, null, "errors.password_changed");
+  })
+  // Forgot password (decision 138): the same answer whether or not the account exists; the
+  // code goes to its verified email only, after the answer.
+  .post("/forgot/start", limitAuthAttempts, async (c) => {
+    const { account } = read(c, ForgotStartBody);
+    const db = c.get("db");
+    const now_ms = await serverNow(c.env, db);
+    const { issued, target } = await startRecovery(db, { identifier: account, network: limiterNetworkOf(c.req.header("cf-connecting-ip")) }, now_ms);
+    if (issued.status !== "issued") throw sendRefused(issued);
+    if (target) {
+      const locale = localeFromLang(target.lang) ?? c.get("locale");
+      const mail = renderMail("code_reset_password", locale, { code: issued.code, account: target.account, minutes: CODE_RULES.ttl_ms / 60_000 });
+      await afterResponse(c, sendMail(c.env, db, target.email, mail, now_ms));
+    }
+    return ok(c, issuedAnswer(issued.retry_after_ms), "errors.recovery_sent");
+  })
+  .post("/forgot/finish", limitAuthAttempts, async (c) => {
+    const body = read(c, ForgotFinishBody);
+    const db = c.get("db");
+    const now_ms = await serverNow(c.env, db);
+    const result = await finishRecovery(db, { identifier: body.account, code: body.code, new_password: body.new_password, client: clientOf(c.req.raw.headers) }, now_ms);
+    if (result.status === "password_invalid") throw new ApiError("errors.password_invalid");
+    if (result.status !== "ok") throw codeRefused(result);
+    // Every session just ended: no hub may place another order under them, their pages close.
+    await sessionsEnded(c.env, db, result.user.id, { all: true });
+    // The notice reaches the centre, the push and the verified email.
+    await afterResponse(c, deliverNotices(c.env, [result.user.id], now_ms));
+    return ok(c, null, "errors.password_recovered");
   })
   // A wallet account names its inviter once, after its first sign-in (decision 084).
   .post("/set_inviter", requireUser, async (c) => {

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * Every sign-in attempt on an existing account (password, wallet, passkey), failed or not, so
+ * Every sign-in attempt on an existing account (password, wallet, passkey), and every password
+ * recovery by a mailed code (`recovery`, decision 138), failed or not, so
  * the owner can see who tried. Only the last 50 per user are kept: each insert prunes older
  * rows in the same batch.
  */
@@ -13,13 +14,13 @@ export const login_attempts = sqliteTable(
     user_id: integer("user_id").notNull(),
     at_ms: integer("at_ms").notNull(),
     ok: integer("ok").notNull(),
-    method: text("method", { enum: ["password", "wallet", "passkey"] }).notNull(),
+    method: text("method", { enum: ["password", "wallet", "passkey", "recovery"] }).notNull(),
     device: text("device").notNull(),
     ip: text("ip").notNull(),
   },
   (t) => [
     index("login_attempts_user_idx").on(t.user_id, t.id),
-    check("login_attempts_method_check", sql`${t.method} in ('password','wallet','passkey')`),
+    check("login_attempts_method_check", sql`${t.method} in ('password','wallet','passkey','recovery')`),
   ],
 );
 

@@ -16,3 +16,4 @@ export * from "./limits";
 export * from "./devices";
 export * from "./transparency";
 export * from "./cron-runs";
+export * from "./codes";

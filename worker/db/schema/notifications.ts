@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   "new_sign_in",
   "limit_reached",
   "operator_message",
+  "password_reset",
 ] as const;
 
 /**

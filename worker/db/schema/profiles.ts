@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
@@ -20,6 +21,13 @@ export const profiles = sqliteTable(
     submitted_at_ms: integer("submitted_at_ms").notNull(),
     decided_at_ms: integer("decided_at_ms"),
     decided_by: integer("decided_by"),
+    /**
+     * When the owner proved, with a one-time code, that this email and this phone are theirs
+     * (decision 138). NULL until then, and again whenever the address changes: only a verified
+     * address receives recovery codes and notices.
+     */
+    email_verified_at_ms: integer("email_verified_at_ms"),
+    phone_verified_at_ms: integer("phone_verified_at_ms"),
   },
-  (t) => [index("profiles_status_idx").on(t.status, t.submitted_at_ms)],
+  (t) => [index("profiles_status_idx").on(t.status, t.submitted_at_ms), index("profiles_email_idx").on(sql`lower(${t.email})`)],
 );

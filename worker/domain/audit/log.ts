@@ -2,7 +2,9 @@ import { count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { audit_log, operators } from "../../db/schema";
 
-export type AuditEntry = { operator_id: number; action: string; target?: string; reason?: string; data?: unknown };
+import type { AuditAction } from "./actions";
+
+export type AuditEntry = { operator_id: number; action: AuditAction; target?: string; reason?: string; data?: unknown };
 
 /**
  * The insert for one audit entry. Operator actions put it in the same D1 batch as the change

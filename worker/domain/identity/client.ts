@@ -4,7 +4,7 @@
  * phone and home network in the session list, not a fingerprint of the visitor.
  */
 export type Client = { device: string; ip: string };
-export type SignInMethod = "password" | "wallet" | "passkey";
+export type SignInMethod = "password" | "wallet" | "passkey" | "recovery";
 export type SignInClient = Client & { method: SignInMethod };
 
 /** A request without a user agent or address (scripts, tests calling the app directly). */

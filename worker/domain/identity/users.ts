@@ -196,16 +196,20 @@ export async function changePassword(
   if (proven.status === "password_wrong") return { status: "old_password_wrong" };
   if (proven.status === "code_required" || proven.status === "code_wrong") return { status: proven.status };
   if (had_password && input.old_password === input.new_password) return { status: "password_same" };
-  await db.batch([
-    db
-      .update(users)
-      // Withdrawals pause for a day: if the password was stolen and changed, the owner has
-      // time to notice before money can leave.
-      .set({ password_hash: hashPassword(input.new_password), password_changed_at_ms: now_ms, withdraw_paused_until_ms: now_ms + WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS })
-      .where(eq(users.id, user.id)),
-    revokeOtherSessions(db, "user", user.id, input.keep_token_hash, now_ms),
-  ]);
+  await db.batch([newPasswordUpdate(db, user.id, input.new_password, now_ms), revokeOtherSessions(db, "user", user.id, input.keep_token_hash, now_ms)]);
   return { status: "ok" };
+}
+
+/**
+ * The one way a password is replaced (a change, and a recovery by code: decision 138), for the
+ * caller's batch. Withdrawals pause for a day: if the password was stolen and changed, the owner
+ * has time to notice before money can leave.
+ */
+export function newPasswordUpdate(db: Db, user_id: number, new_password: string, now_ms: number) {
+  return db
+    .update(users)
+    .set({ password_hash: hashPassword(new_password), password_changed_at_ms: now_ms, withdraw_paused_until_ms: now_ms + WITHDRAW_PAUSE_AFTER_PASSWORD_CHANGE_MS })
+    .where(eq(users.id, user_id));
 }
 
 /** "" is how a wallet account without a password is stored; no password ever matches it. */

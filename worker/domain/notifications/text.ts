@@ -24,6 +24,7 @@ function values(n: StoredNotice, locale: string, t: NoticeT, time_zone?: string)
     case "orders_settled":
       return { count: num(p.count), net: formatSigned(num(p.net_micro), locale) };
     case "new_sign_in":
+    case "password_reset":
       return { device: str(p.device), ip: str(p.ip) };
     case "limit_reached": {
       const when = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: time_zone }).format(new Date(num(p.resets_at_ms)));
@@ -46,6 +47,7 @@ export function noticeLink(n: StoredNotice): string {
     case "orders_settled":
       return `/pages/money/order?id=${num(n.params.order_id)}`;
     case "new_sign_in":
+    case "password_reset":
       return "/pages/me/sub/devices";
     case "limit_reached":
       return "/pages/me/sub/limits";

@@ -11,7 +11,11 @@ import { checkProfile, type FieldFailure, type ProfileInput } from "./rules";
 export type Profile = typeof profiles.$inferSelect;
 export type ProfileStatus = Profile["status"] | "incomplete";
 
-export type SubmitResult = { status: "ok"; profile: Profile } | { status: FieldFailure | "profile_verified" };
+/**
+ * `changed`: the verified addresses this submission replaced (decision 138). The new ones are
+ * unverified; the caller tells the old verified email, so a takeover is seen by the owner.
+ */
+export type SubmitResult = { status: "ok"; profile: Profile; changed: { email?: string; phone?: string }; notify: string | null } | { status: FieldFailure | "profile_verified" };
 
 /** Both images must be this user's own uploads: a profile never points at someone else's file. */
 async function ownsUploads(db: Db, user_id: number, ids: string[]): Promise<Set<string>> {
@@ -32,12 +36,30 @@ export async function submitProfile(db: Db, user_id: number, input: ProfileInput
   if (!owned.has(f.id_photo_id)) return { status: "id_photo_unknown" };
   if (!owned.has(f.signature_id)) return { status: "signature_unknown" };
   const values = { ...f, status: "submitted" as const, reject_reason: "", submitted_at_ms: now_ms, decided_at_ms: null, decided_by: null };
+  const before = await readProfile(db, user_id);
+  // An address that stays keeps its verification; a new one is unverified until its code (decision 138).
+  const keepIfSame = (column: typeof profiles.email | typeof profiles.phone, stamp: typeof profiles.email_verified_at_ms | typeof profiles.phone_verified_at_ms, value: string) =>
+    sql`CASE WHEN ${column} = ${value} THEN ${stamp} ELSE NULL END`;
   const [row] = await db
     .insert(profiles)
     .values({ user_id, ...values })
-    .onConflictDoUpdate({ target: profiles.user_id, set: values, setWhere: ne(profiles.status, "verified") })
+    .onConflictDoUpdate({
+      target: profiles.user_id,
+      set: {
+        ...values,
+        email_verified_at_ms: keepIfSame(profiles.email, profiles.email_verified_at_ms, f.email),
+        phone_verified_at_ms: keepIfSame(profiles.phone, profiles.phone_verified_at_ms, f.phone),
+      },
+      setWhere: ne(profiles.status, "verified"),
+    })
     .returning();
-  return row ? { status: "ok", profile: row } : { status: "profile_verified" };
+  if (!row) return { status: "profile_verified" };
+  const changed: { email?: string; phone?: string } = {};
+  if (before?.email_verified_at_ms != null && before.email !== row.email) changed.email = before.email;
+  if (before?.phone_verified_at_ms != null && before.phone !== row.phone) changed.phone = before.phone;
+  // The old verified email hears of any change (it is the address recovery would have used).
+  const notify = before?.email_verified_at_ms != null && (changed.email || changed.phone) ? before.email : null;
+  return { status: "ok", profile: row, changed, notify };
 }
 
 export async function readProfile(db: Db, user_id: number): Promise<Profile | undefined> {

@@ -66,6 +66,7 @@ function personalRows(user_id: number): { table: string; where: SQL; action: "de
     { table: "push_subscriptions", where: sql`user_id = ${user_id}`, action: "delete" },
     { table: "notification_settings", where: sql`user_id = ${user_id}`, action: "delete" },
     { table: "notifications", where: sql`user_id = ${user_id}`, action: "delete" },
+    { table: "one_time_codes", where: sql`user_id = ${user_id}`, action: "delete" },
     // Last: the statements above find the conversations through it.
     { table: "service_conversations", where: sql`id IN (${convs})`, action: "delete" },
     { table: "users", where: sql`id = ${user_id} AND (account <> ${erasedAccount(user_id)} OR password_hash <> ${ERASED_PASSWORD} OR lang IS NOT NULL)`, action: sql`account = ${erasedAccount(user_id)}, password_hash = ${ERASED_PASSWORD}, lang = NULL` },

@@ -19,6 +19,10 @@ export const RETENTION = {
    * uploads bucket no `uploads` row names: the form that uploaded it had this long to be sent.
    */
   orphan_upload_ms: 7 * DAY_MS,
+  /** A one-time code (decision 138), an hour past its expiry: it proves nothing any more. */
+  code_after_expiry_ms: 3600_000,
+  /** The local outbox of mail and SMS (decision 139; never written in production). */
+  dev_outbox_ms: 7 * DAY_MS,
 } as const;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The pruning job (decision 132, docs/ops/retention.md): ended sessions, old sign-in history, old
- * notifications and orphaned uploads, past the keep times of policy.ts. Bounded per run (see
+ * notifications, orphaned uploads, expired one-time codes and the local outbox's old mail, past the keep times of policy.ts. Bounded per run (see
  * PRUNE_BATCH): a large backlog goes over several runs, never one invocation past D1's limits.
  * Nothing here touches money, the log or the audit log.
  */
@@ -17,6 +17,9 @@ export type PruneResult = {
   uploads: number;
   /** Objects of the uploads bucket that no `uploads` row names. */
   orphan_objects: number;
+  /** One-time codes long expired, and the local outbox's old mail. */
+  codes: number;
+  outbox: number;
 };
 
 /** Where the walk over the uploads bucket stopped (an R2 list cursor), so each run goes on from it. */
@@ -37,6 +40,8 @@ export async function pruneExpired(env: PruneEnv, now_ms: number): Promise<Prune
     ),
     uploads: await pruneUnreferencedUploads(db, env.UPLOADS, now_ms),
     orphan_objects: await pruneOrphanObjects(db, env.UPLOADS, now_ms),
+    codes: await deleteLimited(db, "one_time_codes", "rowid", sql`expires_at_ms < ${now_ms - RETENTION.code_after_expiry_ms}`),
+    outbox: await deleteLimited(db, "dev_outbox", "id", sql`created_at_ms < ${now_ms - RETENTION.dev_outbox_ms}`),
   };
 }
 

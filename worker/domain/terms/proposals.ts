@@ -7,6 +7,7 @@
  * since. Anyone may decline a pending proposal (its proposer withdraws it the same way), with a
  * reason; decided proposals are frozen and never deleted (triggers).
  */
+import type { AuditAction } from "../audit/actions";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { audit_log, terms_proposals } from "../../db/schema";
@@ -68,7 +69,7 @@ export async function getProposal(db: Db, id: number): Promise<Proposal | null> 
  * holds, otherwise it is NULL, the NOT NULL constraint fails and nothing of the batch is
  * written (the same idea as the transition records of money states).
  */
-export function guardedAudit(db: Db, entry: { operator_id: number; action: string; target: string; reason?: string; data?: unknown }, condition: SQL, now_ms: number) {
+export function guardedAudit(db: Db, entry: { operator_id: number; action: AuditAction; target: string; reason?: string; data?: unknown }, condition: SQL, now_ms: number) {
   return db.insert(audit_log).values({
     operator_id: sql`(SELECT ${entry.operator_id} WHERE ${condition})` as unknown as number,
     action: entry.action,

@@ -1,0 +1,37 @@
+/**
+ * The local outbox (decision 139): outside production, every mail and SMS the Worker sends is
+ * also written to `dev_outbox`, where a developer, the dev mailbox page (/admin/mailbox) and the
+ * tests read it, the way a user would read their mailbox. Production never keeps one: the
+ * rule is here, once, and every writer and reader asks it.
+ */
+import { desc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { dev_outbox } from "../db/schema";
+import { appEnvOf } from "../app-env";
+
+export type OutboxChannel = "email" | "sms";
+export type OutboxEntry = typeof dev_outbox.$inferSelect;
+
+/** Local runs, tests and a demo keep their mail; production (and any unknown APP_ENV) never does. */
+export function keepsOutbox(env: { APP_ENV?: string }): boolean {
+  const name = appEnvOf(env);
+  return name !== null && name !== "production";
+}
+
+export async function keepInOutbox(db: Db, env: { APP_ENV?: string }, entry: { channel: OutboxChannel; to: string; subject: string; text: string; html?: string }, now_ms: number): Promise<boolean> {
+  if (!keepsOutbox(env)) return false;
+  await db.insert(dev_outbox).values({ channel: entry.channel, to: entry.to, subject: entry.subject, text: entry.text, html: entry.html ?? "", created_at_ms: now_ms });
+  return true;
+}
+
+export const OUTBOX_PAGE = 50;
+
+/** Newest first; only to `to` when given. */
+export function readOutbox(db: Db, to?: string, limit = OUTBOX_PAGE): Promise<OutboxEntry[]> {
+  return db
+    .select()
+    .from(dev_outbox)
+    .where(to ? eq(dev_outbox.to, to) : undefined)
+    .orderBy(desc(dev_outbox.id))
+    .limit(limit);
+}
