@@ -1,5 +1,5 @@
 import type { ClientActionFunctionArgs } from "@remix-run/react";
-import { isUpload, timeoutFor, withTimeout } from "./request-timeout";
+import { isUpload, timeoutFor, withTimeout } from "../../worker/api/request-timeout";
 
 /** What the page gets instead of an answer: the network failed, or (`timeout`) the time ran out. */
 export type NetworkFailure = { status: 0 | 504; code: 0; msg: ""; data: null; network: true; timeout?: true };

@@ -3,11 +3,8 @@
  * everywhere"). Every page, hook and helper that waits, shows or guards reads its number here.
  */
 
-/** A request a page makes to the API (a loader's or action's call, a submission, a fetch) fails for the user after this long. */
-export const REQUEST_TIMEOUT_MS = 60_000;
-
-/** A picture upload (deposit screenshot, ID photo, a chat picture) fails after this long: at most 1 MiB, so ten seconds is slow already. */
-export const UPLOAD_TIMEOUT_MS = 10_000;
+/** The request timeouts (60 s, 10 s for an upload) are the API's rule too: defined once, with it. */
+export { REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from "../../worker/api/request-timeout";
 
 /** How long a toast (the app's notification) stays on screen. */
 export const TOAST_MS = 3000;

@@ -6,7 +6,7 @@ import { currentRequestId } from "../observability/log";
 import { REQUEST_ID_HEADER } from "../observability/request";
 import { translate } from "../i18n";
 import { localeFromLang } from "../../locales/languages";
-import { isUpload, REQUEST_TIMEOUT_CODE, timeoutFor, withTimeout } from "../../app/lib/request-timeout";
+import { isUpload, REQUEST_TIMEOUT_CODE, timeoutFor, withTimeout } from "./request-timeout";
 
 export { isInProcessRequest } from "./in-process-mark";
 
