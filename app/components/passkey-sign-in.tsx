@@ -1,4 +1,5 @@
 import { useFetcher } from "@remix-run/react";
+import { useGuardedFetcher } from "../lib/tap-guard";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { assertPasskey, type PasskeyOutcome } from "../lib/passkey-browser";
@@ -15,7 +16,7 @@ type Options = Parameters<typeof assertPasskey>[0];
 export function PasskeySignIn({ path }: { path: string }) {
   const { t } = useTranslation("auth");
   const ui = useUi();
-  const options = useFetcher<PageEnvelope<{ options: Options }>>({ key: "passkey-options" });
+  const options = useGuardedFetcher<PageEnvelope<{ options: Options }>>({ key: "passkey-options" });
   const verify = useFetcher<PageEnvelope>({ key: "passkey-verify" });
   const asked = useRef<unknown>(null);
   useEnvelope(verify.data);

@@ -1,11 +1,14 @@
 import { useFetchers, useNavigate, useNavigation } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { LOADING_MASK_DELAY_MS, TOAST_MS } from "../lib/client-defaults";
+import { useFormTapGuard } from "../lib/tap-guard";
 
 /**
- * App-wide feedback, as docs/product.md describes it: toasts (default 2000 ms), confirm dialogs,
+ * App-wide feedback, as docs/product.md describes it: toasts (default 3000 ms, decision 142), confirm dialogs,
  * the 401 "hint" modal whose only button goes to login, and a loading mask while a
  * navigation or submission is in flight (shown after 200 ms so quick calls do not flash).
+ * It also guards every form of the app against repeated taps (app/lib/tap-guard.ts).
  */
 type ConfirmState = { message: string; resolve: (ok: boolean) => void } | null;
 type Ui = {
@@ -22,7 +25,7 @@ export function useUi(): Ui {
   return ui;
 }
 
-export const TOAST_MS = 2000;
+export { TOAST_MS };
 
 export function UiProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -60,6 +63,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
   return (
     <UiContext.Provider value={ui}>
       {children}
+      <TapGuard />
       <LoadingMask />
       {toastText ? (
         <div className="toast" role="status" aria-live="polite">
@@ -112,6 +116,12 @@ export function Dialog({ title, children, onClose }: { title: string; children: 
   );
 }
 
+/** Repeated taps on any form of the app (decision 142); its own component, so only it re-renders as submissions come and go. */
+function TapGuard() {
+  useFormTapGuard();
+  return null;
+}
+
 function LoadingMask() {
   const { t } = useTranslation();
   const navigation = useNavigation();
@@ -120,7 +130,7 @@ function LoadingMask() {
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     if (!busy) return setVisible(false);
-    const id = setTimeout(() => setVisible(true), 200);
+    const id = setTimeout(() => setVisible(true), LOADING_MASK_DELAY_MS);
     return () => clearTimeout(id);
   }, [busy]);
   if (!visible) return null;

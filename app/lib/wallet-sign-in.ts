@@ -1,3 +1,5 @@
+import i18next from "i18next";
+import { isTimeoutError, timedFetch } from "./request-timeout";
 import { challengeText, type WalletKind } from "../../worker/domain/identity/wallet-message";
 
 /**
@@ -10,7 +12,10 @@ export type SignedChallenge = { account: string; message: string; signature: str
 export class ServerRefusal extends Error {}
 
 export async function fetchNonce(lang: string): Promise<string> {
-  const res = await fetch(`/api/user/nonce?lang=${encodeURIComponent(lang)}`, { headers: { accept: "application/json" } });
+  const res = await timedFetch(`/api/user/nonce?lang=${encodeURIComponent(lang)}`, { headers: { accept: "application/json" } }).catch((err) => {
+    // Out of time: the page's own words (the browser's i18next), shown like a refusal.
+    throw isTimeoutError(err) ? new ServerRefusal(i18next.t("request_timeout", { ns: "errors" })) : err;
+  });
   const body = (await res.json()) as { code: number; msg: string; data?: { nonce?: string } };
   if (body.code !== 1 || typeof body.data?.nonce !== "string") throw new ServerRefusal(body.msg);
   return body.data.nonce;

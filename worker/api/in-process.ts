@@ -4,6 +4,9 @@ import type { Envelope } from "./envelope";
 import { IN_PROCESS_HEADER, inProcessMark } from "./in-process-mark";
 import { currentRequestId } from "../observability/log";
 import { REQUEST_ID_HEADER } from "../observability/request";
+import { translate } from "../i18n";
+import { localeFromLang } from "../../locales/languages";
+import { isUpload, REQUEST_TIMEOUT_CODE, timeoutFor, withTimeout } from "./request-timeout";
 
 export { isInProcessRequest } from "./in-process-mark";
 
@@ -54,9 +57,24 @@ export function inProcessFetch(api: Api, env: Env, ctx: ExecutionContext, client
  * auth and the envelope live in one place.
  */
 export function inProcessApi(api: Api, env: Env, ctx: ExecutionContext, client_ip: string | null = null, origin = "http://internal", user_agent: string | null = null): ApiCall {
-  const send = inProcessFetch(api, env, ctx, client_ip, origin, user_agent);
-  return async (path, opts = {}) => {
-    const res = await send(path, opts);
-    return { status: res.status, body: (await res.json()) as Envelope<any> };
+  return timedApiCall(inProcessFetch(api, env, ctx, client_ip, origin, user_agent));
+}
+
+/**
+ * Every page's API call under the client's time limit (decision 142): 60 s, 10 s for an upload
+ * (a FormData body). Past it the page gets a 504 envelope `request_timeout` in its language;
+ * the call itself cannot be taken back, so its late answer is dropped. `timeout_ms` is for tests.
+ */
+export function timedApiCall(send: ApiFetch, timeout_ms?: (upload: boolean) => number): ApiCall {
+  const limit = timeout_ms ?? timeoutFor;
+  return async <T>(path: string, opts: Parameters<ApiCall>[1] = {}) => {
+    const work = send(path, opts).then(async (res) => ({ status: res.status, body: (await res.json()) as Envelope<T> }));
+    const answer = await withTimeout(work, AbortSignal.timeout(limit(isUpload(opts.body))));
+    if (answer.status === "ok") return answer.value;
+    // Nobody waits for the late answer; a failure of it must not become an unhandled rejection.
+    work.catch(() => {});
+    const locale = localeFromLang(opts.lang) ?? "en";
+    const body: Envelope<any> = { code: 0, msg: translate(locale, `errors.${REQUEST_TIMEOUT_CODE}`), data: { error: REQUEST_TIMEOUT_CODE } };
+    return { status: 504, body };
   };
 }

@@ -1,4 +1,5 @@
 import { useFetcher, type FetcherWithComponents } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeField } from "../code-field";
@@ -80,7 +81,7 @@ type Sent = { formData: FormData; action: string; method: "post" | "put" | "patc
  * goes again. Outside the console (no provider) it is a plain fetcher.
  */
 export function useConsoleFetcher<T = unknown>(): FetcherWithComponents<PageEnvelope<T>> {
-  const fetcher = useFetcher<PageEnvelope<T>>();
+  const fetcher = useGuardedFetcher<PageEnvelope<T>>();
   const ask = useContext(StepUpContext);
   const sent = useRef<Sent | null>(null);
   if (fetcher.formData && fetcher.formAction) {

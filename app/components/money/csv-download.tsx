@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useUi } from "../ui";
+import { isTimeoutError, timedFetch } from "../../lib/request-timeout";
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -17,6 +18,7 @@ function fileNameOf(res: Response, fallback: string): string {
  */
 export function CsvDownload({ kind }: { kind: "statement" | "orders" }) {
   const { t } = useTranslation("wallet");
+  const { t: te } = useTranslation("errors");
   const ui = useUi();
   const now = Date.now();
   const [from, setFrom] = useState(() => day(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1)));
@@ -25,7 +27,7 @@ export function CsvDownload({ kind }: { kind: "statement" | "orders" }) {
   async function download() {
     setBusy(true);
     try {
-      const res = await fetch(`/pages/me/sub/export/${kind}?${new URLSearchParams({ from, to })}`, { credentials: "same-origin" });
+      const res = await timedFetch(`/pages/me/sub/export/${kind}?${new URLSearchParams({ from, to })}`, { credentials: "same-origin" });
       if (!(res.headers.get("content-type") ?? "").startsWith("text/csv")) {
         const envelope = (await res.json().catch(() => null)) as { msg?: string } | null;
         ui.toast(envelope?.msg || t("export.failed"));
@@ -37,8 +39,8 @@ export function CsvDownload({ kind }: { kind: "statement" | "orders" }) {
       a.download = fileNameOf(res, `${kind}.csv`);
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 1_000);
-    } catch {
-      ui.toast(t("export.failed"));
+    } catch (err) {
+      ui.toast(isTimeoutError(err) ? te("request_timeout") : t("export.failed"));
     } finally {
       setBusy(false);
     }

@@ -49,6 +49,8 @@ export function Composer({ onText, onPicture, onTyping, disabled, insert }: { on
   return (
     <form
       className="sv-composer"
+      // Each send clears the box, so a second tap sends nothing; quick messages in a row stay quick.
+      data-tap-guard="off"
       onSubmit={(e) => {
         e.preventDefault();
         submit();

@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import type { PageEnvelope } from "../../lib/use-envelope";
+import { networkFailureText, type PageEnvelope } from "../../lib/use-envelope";
 import type { Conversation, Pending, ServiceMessage, ThreadAction } from "../../lib/service";
 import type { SocketSend } from "../../lib/service-chat";
 import { PendingBubble } from "./bubble";
@@ -78,7 +78,7 @@ export function PendingSender({ pending, conversationId, dispatch, onConversatio
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pending.failed]);
 
-  const failure = (answer: PageEnvelope<unknown>) => (answer.network ? t("toast_error") : answer.msg || t("toast_error"));
+  const failure = (answer: PageEnvelope<unknown>) => (answer.network ? networkFailureText(answer, t) : answer.msg || t("toast_error"));
 
   useEffect(() => {
     const answer = upload.data;

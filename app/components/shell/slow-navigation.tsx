@@ -1,9 +1,10 @@
 import { useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { REQUEST_TIMEOUT_MS } from "../../lib/client-defaults";
 
-/** A navigation still unfinished after this long has failed for the user (the mask shows from 200 ms). */
-export const SLOW_NAVIGATION_MS = 60_000;
+/** A navigation still unfinished after the client's request limit has failed for the user (the mask shows from 200 ms). */
+export const SLOW_NAVIGATION_MS = REQUEST_TIMEOUT_MS;
 
 /**
  * The error view of a navigation that has not finished after a minute: it says so in the

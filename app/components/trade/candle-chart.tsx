@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { chartThemeOptions, currentTheme, useTheme } from "../../lib/theme";
+import { timedFetch } from "../../lib/request-timeout";
 import type { CandlestickData, IChartApi, ISeriesApi, UTCTimestamp } from "lightweight-charts";
 import { useQuoteEvents, type QuoteEvent } from "../../lib/quotes";
 import { INTERVAL_MS, INTERVALS, type Interval } from "../../lib/trade-types";
@@ -119,7 +120,7 @@ export function CandleChart({ productId, symbol, interval, locale, decimals }: {
     last.current = null;
     setState("loading");
     const query = new URLSearchParams({ id: String(productId), interval, limit: String(CANDLE_LIMIT) });
-    fetch(`/api/index/candles?${query}`, { signal: controller.signal, headers: { accept: "application/json" } })
+    timedFetch(`/api/index/candles?${query}`, { signal: controller.signal, headers: { accept: "application/json" } })
       .then((res) => res.json() as Promise<{ code: number; data: ApiCandle[] }>)
       .then((body) => {
         if (body.code !== 1 || !Array.isArray(body.data)) throw new Error("candles");

@@ -1,10 +1,11 @@
-import { useFetcher } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatAmount, formatBp, formatUsdt, formatUsdtExact, MICRO_PER_USDT, parseAmount } from "../../../worker/domain/money/units";
 import { cleanAmountInput } from "../../lib/money";
 import { useQuotes, withLive } from "../../lib/quotes";
-import type { PageEnvelope } from "../../lib/use-envelope";
+import { networkFailureText, type PageEnvelope } from "../../lib/use-envelope";
+import { NETWORK_ERROR_TOAST_MS } from "../../lib/client-defaults";
 import { announceChange } from "../../lib/user-channel-state";
 import { useUi } from "../ui";
 import { formatClock, formatCountdown } from "../../lib/trade-format";
@@ -56,7 +57,7 @@ export function OrderSheet({
   const { t: tc } = useTranslation();
   const { t: te } = useTranslation("errors");
   const ui = useUi();
-  const fetcher = useFetcher<OrderAnswer>();
+  const fetcher = useGuardedFetcher<OrderAnswer>();
   const titleId = useId();
   const amountId = useId();
   const [clientOrderId] = useState(newClientOrderId);
@@ -110,7 +111,8 @@ export function OrderSheet({
     if (!answer || fetcher.state !== "idle" || seen.current === answer) return;
     seen.current = answer;
     sending.current = false;
-    if (answer.network) return ui.toast(tc("toast_error"), 2000);
+    if (answer.timeout) return ui.toast(networkFailureText(answer, tc));
+    if (answer.network) return ui.toast(networkFailureText(answer, tc), NETWORK_ERROR_TOAST_MS);
     if (answer.status === 401) return ui.sessionExpired();
     if (answer.code === 1) {
       ui.toast(answer.msg);

@@ -6,6 +6,7 @@ import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { clearTokenCookie } from "../../lib/session.server";
 import { keepsOutbox } from "../../../worker/mail/outbox";
 import adminStyles from "../../styles/admin.css";
+export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];

@@ -6,6 +6,7 @@ import { adminApi, adminApiOrLogin } from "../../lib/admin.server";
 import { formatDateTime } from "../../lib/format";
 import { formatUsdtExact } from "../../../worker/domain/money/units";
 import type { LedgerReport } from "../../../worker/domain/ledger/check";
+export { clientAction } from "../../lib/client-action";
 export { shouldRevalidate } from "../../lib/revalidate";
 
 /** The ledger check as the console API answers it: the domain report plus its totals as text. */

@@ -7,6 +7,7 @@ import { AppLink, Screen } from "../../components/nav";
 import { OneTimeCodeField } from "../../components/one-time-code-field";
 import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 export { clientAction } from "../../lib/client-action";
 
@@ -36,7 +37,7 @@ export default function ForgotPassword() {
   const ui = useUi();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const start = useFetcher<PageEnvelope<Sent & { error?: string }>>();
+  const start = useGuardedFetcher<PageEnvelope<Sent & { error?: string }>>();
   const finish = useFetcher<PageEnvelope>();
   const [account, setAccount] = useState(params.get("account") ?? "");
   const [sent, setSent] = useState<{ retry_after: number; at: number } | null>(null);

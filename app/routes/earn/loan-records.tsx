@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import type { PoolOrderOut } from "../../../worker/api/resources/earn";
 import { formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
@@ -70,7 +71,7 @@ function OrderRow({ o }: { o: PoolOrderOut }) {
   const { t } = useTranslation("wallet");
   const locale = useRootData()?.locale ?? "en";
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   useEnvelope(fetcher.data, (_d, msg) => ui.toast(msg));
   const usdt = (m: number | null) => (m === null ? "—" : `${formatUsdtExact(m, locale)} USDT`);
 

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+import { useLoaderData, useNavigate } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { serverNow } from "../../../worker/clock";
@@ -47,7 +48,7 @@ export default function Loan() {
   const locale = useRootData()?.locale ?? "en";
   const ui = useUi();
   const navigate = useNavigate();
-  const fetcher = useFetcher<PageEnvelope<{ id: number }>>();
+  const fetcher = useGuardedFetcher<PageEnvelope<{ id: number }>>();
   const [productId, setProductId] = useState(products[0]?.id ?? 0);
   const [amount, setAmount] = useState("");
   const product = products.find((p) => p.id === productId) ?? products[0];

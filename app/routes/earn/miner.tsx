@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import type { MachineOut, MinerPlanOut } from "../../../worker/api/resources/earn";
 import { formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
@@ -131,7 +132,7 @@ function PlanRow({ p }: { p: MinerPlanOut }) {
   const { t } = useTranslation("wallet");
   const locale = useRootData()?.locale ?? "en";
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   const { request_key } = useLoaderData<typeof loader>();
   useEnvelope(fetcher.data, (_d, msg) => ui.toast(msg));
 

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData, useNavigate } from "@remix-run/react";
+import { useLoaderData, useNavigate } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import type { UserPromotionOut } from "../../../worker/api/resources/promotions";
 import { formatBp, formatUsdt, formatUsdtExact } from "../../../worker/domain/money/units";
@@ -104,7 +105,7 @@ function Actions({ p }: { p: UserPromotionOut }) {
   const { t } = useTranslation("promotions");
   const ui = useUi();
   const navigate = useNavigate();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   useEnvelope(fetcher.data, (_d, msg) => {
     ui.toast(msg);
     navigate(serviceUrl("promotion", p.id));

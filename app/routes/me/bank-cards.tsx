@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import { BankIcon } from "../../components/money/icons";
 import { Notice } from "../../components/money/notice";
@@ -57,7 +58,7 @@ export default function BankCards() {
 function CardRow({ c }: { c: BankCardItem }) {
   const { t } = useTranslation("wallet");
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   useEnvelope(fetcher.data, (_data, msg) => ui.toast(msg));
   return (
     <li className="card m-bound m-bank" data-testid="bank-row" data-id={c.id}>

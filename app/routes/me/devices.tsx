@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import { LaptopIcon, PhoneIcon } from "../../components/device-icons";
 import { Empty, Screen } from "../../components/nav";
@@ -36,7 +37,7 @@ export default function Devices() {
   const { t } = useTranslation("me");
   const { sessions, history } = useLoaderData<typeof loader>();
   const ui = useUi();
-  const endAll = useFetcher<PageEnvelope>({ key: "sessions-all-others" });
+  const endAll = useGuardedFetcher<PageEnvelope>({ key: "sessions-all-others" });
   useEnvelope(endAll.data, (_d, msg) => ui.toast(msg));
   const others = sessions.filter((s) => !s.current).length;
   return (
@@ -90,7 +91,7 @@ function SessionRow({ s }: { s: SessionItem }) {
   const { t } = useTranslation("me");
   const root = useRootData();
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   useEnvelope(fetcher.data, (_d, msg) => ui.toast(msg));
   const locale = root?.locale ?? "en";
   const device = s.device || t("devices.unknown_device");

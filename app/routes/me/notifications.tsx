@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData, useRevalidator, useSubmit } from "@remix-run/react";
+import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useGuardedFetcher, useGuardedSubmit } from "../../lib/tap-guard";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NOTIFICATION_KINDS } from "../../../worker/db/schema/notifications";
@@ -70,7 +71,7 @@ export default function Notifications() {
   const { t } = useTranslation("notifications");
   const data = useLoaderData<typeof loader>() as Loaded;
   const ui = useUi();
-  const readAll = useFetcher<PageEnvelope<{ unread: number; badge: number }>>({ key: "notices-read-all" });
+  const readAll = useGuardedFetcher<PageEnvelope<{ unread: number; badge: number }>>({ key: "notices-read-all" });
   const older = useFetcher<{ older: Notice[] }>();
   const [extra, setExtra] = useState<Notice[]>([]);
   const { counts, changes } = useNoticeCounts();
@@ -136,7 +137,7 @@ function useLiveList(changes: number) {
 function NoticeItem({ n }: { n: Notice }) {
   const { t } = useTranslation("notifications");
   const locale = useRootData()?.locale ?? "en";
-  const submit = useSubmit();
+  const submit = useGuardedSubmit();
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   // Texts with a time say it in UTC until the browser's own zone is known (as LocalTime does).

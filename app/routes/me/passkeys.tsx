@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { CodeField } from "../../components/code-field";
 import { useTwoFactorOn } from "../../lib/two-factor";
 import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { KeyIcon } from "../../components/device-icons";
@@ -72,7 +73,7 @@ function AddPasskey() {
   const { t } = useTranslation("me");
   const { t: tc } = useTranslation();
   const ui = useUi();
-  const options = useFetcher<PageEnvelope<{ options: Options }>>({ key: "passkey-register-options" });
+  const options = useGuardedFetcher<PageEnvelope<{ options: Options }>>({ key: "passkey-register-options" });
   const verify = useFetcher<PageEnvelope>({ key: "passkey-register-verify" });
   const root = useRootData();
   const [name, setName] = useState("");
@@ -143,7 +144,7 @@ function PasskeyRow({ p }: { p: Passkey }) {
   const { t } = useTranslation("me");
   const root = useRootData();
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(p.name);
   useEnvelope(fetcher.data, (_d, msg) => {

@@ -10,6 +10,7 @@ import { SignatureField, type SignatureHandle } from "../../components/profile/s
 import { useUi } from "../../components/ui";
 import { api, apiOrLogin } from "../../lib/api.server";
 import { forwardUpload } from "../../lib/recharge-action.server";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { checkEmail, checkName, checkPhone } from "../../../worker/domain/profiles/rules";
 import moneyStyles from "../../styles/money.css";
@@ -106,7 +107,7 @@ function ContactVerify({ channel, address, verified }: { channel: "email" | "pho
   const { t } = useTranslation("me");
   const { t: tc } = useTranslation();
   const ui = useUi();
-  const send = useFetcher<PageEnvelope<Sent & { retry_after?: number }>>();
+  const send = useGuardedFetcher<PageEnvelope<Sent & { retry_after?: number }>>();
   const confirm = useFetcher<PageEnvelope>();
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<{ retry_after: number; at: number } | null>(null);

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { QRCodeSVG } from "qrcode.react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -180,7 +181,7 @@ function EnabledCard({ left }: { left: number }) {
   const { t: tw } = useTranslation("wallet");
   const { t: tc } = useTranslation();
   const ui = useUi();
-  const disable = useFetcher<PageEnvelope>({ key: "2fa-disable" });
+  const disable = useGuardedFetcher<PageEnvelope>({ key: "2fa-disable" });
   // A wallet account without a password turns it off with a code alone.
   const hasPassword = useRootData()?.user?.has_password !== false;
   const form = useRef<HTMLFormElement>(null);

@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES, localeFromLang } from "../../../locales/languages";
 import { AppLink, Screen } from "../../components/nav";
@@ -43,7 +44,7 @@ export default function Settings() {
   const root = useRootData();
   const ui = useUi();
   const langFetcher = useFetcher<PageEnvelope>({ key: "lang" });
-  const logoutFetcher = useFetcher<PageEnvelope>({ key: "logout" });
+  const logoutFetcher = useGuardedFetcher<PageEnvelope>({ key: "logout" });
   useEnvelope(langFetcher.data, () => window.location.reload());
   useEnvelope(logoutFetcher.data);
   const current = root?.locale ?? "en";

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import { Notice } from "../../components/money/notice";
 import { AppLink, Empty, Screen } from "../../components/nav";
@@ -56,7 +57,7 @@ export default function Wallets() {
 function WalletRow({ w }: { w: WalletItem }) {
   const { t } = useTranslation("wallet");
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   useEnvelope(fetcher.data, (_data, msg) => ui.toast(msg));
   return (
     <li className="card m-bound" data-testid="wallet-row" data-id={w.id}>

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useGuardedFetcher } from "../../lib/tap-guard";
 import { useTranslation } from "react-i18next";
 import { CopyValue } from "../../components/money/copy-value";
 import { RecordList } from "../../components/money/record-list";
@@ -66,7 +67,7 @@ function WithdrawalRow({ w }: { w: WithdrawalItem }) {
   const { t } = useTranslation("wallet");
   const locale = useRootData()?.locale ?? "en";
   const ui = useUi();
-  const fetcher = useFetcher<PageEnvelope>();
+  const fetcher = useGuardedFetcher<PageEnvelope>();
   const busy = fetcher.state !== "idle";
   useEnvelope(fetcher.data, (_data, msg) => ui.toast(msg));
   const amount = formatUsdt(w.amount_micro, locale);
