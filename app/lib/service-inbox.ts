@@ -1,4 +1,4 @@
-import { useRevalidator } from "@remix-run/react";
+import { useBackgroundRevalidate } from "./revalidate";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { useEffect, useRef, useState } from "react";
 import { parseServerMessage } from "../../durable-objects/protocol";
@@ -32,9 +32,9 @@ const RELOAD_AFTER_MS = 1200;
 export function useInbox(rows: InboxRow[]) {
   const [live, setLive] = useState(rows);
   const [connected, setConnected] = useState(false);
-  const revalidator = useRevalidator();
-  const reload = useRef(revalidator.revalidate);
-  reload.current = revalidator.revalidate;
+  const background = useBackgroundRevalidate();
+  const reload = useRef(background);
+  reload.current = background;
   useEffect(() => setLive(rows), [rows]);
 
   useEffect(() => {

@@ -1,5 +1,5 @@
-import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { useBackgroundRevalidate } from "./revalidate";
 
 /**
  * Keeps the signed-in user's pages live: a reconnecting WebSocket to their channel
@@ -10,15 +10,17 @@ import { useEffect, useRef } from "react";
  * other public pages never download it.
  */
 export function useUserChannel(signedIn: boolean) {
-  const revalidator = useRevalidator();
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
+  const reload = useBackgroundRevalidate();
+  const revalidate = useRef(reload);
+  revalidate.current = reload;
   useEffect(() => {
     if (!signedIn) return;
     let close: (() => void) | null = null;
     let left = false;
     void import("./user-channel-socket").then(({ openUserChannel }) => {
-      if (!left) close = openUserChannel(() => revalidate.current());
+      // A socket closing after the page left it (signed out: the server's close may come late)
+      // reloads nothing: the page it belonged to is gone.
+      if (!left) close = openUserChannel(() => !left && revalidate.current());
     });
     return () => {
       left = true;

@@ -185,7 +185,6 @@ export async function signOut(page: Page, lng = "en") {
   await expect(page).toHaveURL(/\/pages\/user\/login$/);
 }
 
-/** Turns two-factor on from the security page; answers the key the page showed. */
 /** Turns two-factor on from the security page; `password` is the login password it asks for (none: a wallet account without one). */
 export async function enableTwoFactor(page: Page, lng: string, password?: string): Promise<string> {
   await open(page, "/pages/me/sub/security");

@@ -1,4 +1,4 @@
-import { useRevalidator } from "@remix-run/react";
+import { useBackgroundRevalidate } from "../../lib/revalidate";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { formatPrice, formatSigned, formatUsdt } from "../../../worker/domain/money/units";
@@ -25,14 +25,14 @@ export function PositionList({ items, server_time, locale }: { items: Order[]; s
   const { t } = useTranslation("trade");
   const now = useNow(500);
   const offset = useServerOffset(server_time);
-  const revalidator = useRevalidator();
+  const reload = useBackgroundRevalidate();
   const live = useQuotes(items.map((o) => o.symbol));
   const time = useLocalTime(locale);
   const attempts = useRef(new Map<number, { count: number; at: number }>());
   const serverNow = now === null ? server_time : now + offset;
 
   useEffect(() => {
-    if (now === null || revalidator.state !== "idle") return;
+    if (now === null) return;
     let due = false;
     for (const o of items) {
       const entryDue = o.entry_price === null && serverNow >= o.created_at + ENTRY_REFETCH_MS;
@@ -43,8 +43,8 @@ export function PositionList({ items, server_time, locale }: { items: Order[]; s
         due = true;
       }
     }
-    if (due) revalidator.revalidate();
-  }, [now, serverNow, items, revalidator]);
+    if (due) reload();
+  }, [now, serverNow, items, reload]);
 
   if (items.length === 0) return <Empty />;
   return (

@@ -1,5 +1,6 @@
+import { useBackgroundRevalidate } from "../../lib/revalidate";
 import { redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useGuardedFetcher, useGuardedSubmit } from "../../lib/tap-guard";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -125,13 +126,13 @@ export default function Notifications() {
 
 /** A notice that arrived while the page is open (or was read on another page) shows at once. */
 function useLiveList(changes: number) {
-  const revalidator = useRevalidator();
+  const reload = useBackgroundRevalidate();
   const seen = useRef(changes);
   useEffect(() => {
     if (seen.current === changes) return;
     seen.current = changes;
-    if (revalidator.state === "idle") revalidator.revalidate();
-  }, [changes, revalidator]);
+    reload();
+  }, [changes, reload]);
 }
 
 function NoticeItem({ n }: { n: Notice }) {

@@ -1,5 +1,6 @@
+import { useBackgroundRevalidate } from "../../lib/revalidate";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { useLoaderData, useRevalidator } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { Fragment, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Screen } from "../../components/nav";
@@ -42,7 +43,7 @@ export default function OrderDetail() {
   const time = useLocalTime(locale);
   const now = useNow(500);
   const offset = useServerOffset(order.server_time);
-  const revalidator = useRevalidator();
+  const reload = useBackgroundRevalidate();
   const serverNow = now === null ? order.server_time : now + offset;
   const open = order.status === "open";
   const left = order.delivery_at - serverNow;
@@ -50,12 +51,12 @@ export default function OrderDetail() {
   // Backstop for the user channel: ask again 1.5 s after delivery, then every 5 s while open.
   const asked = useRef(0);
   useEffect(() => {
-    if (!open || now === null || revalidator.state !== "idle") return;
+    if (!open || now === null) return;
     if (serverNow >= order.delivery_at + 1500 && now - asked.current >= 5000) {
       asked.current = now;
-      revalidator.revalidate();
+      reload();
     }
-  }, [open, now, serverNow, order.delivery_at, revalidator]);
+  }, [open, now, serverNow, order.delivery_at, reload]);
 
   const payout = parseAmountExact(order.payout);
   const income = parseAmountExact(order.expected_income);
