@@ -6,9 +6,9 @@
  * (scripts/deploy/bundle.ts) for the environment it deploys.
  */
 import { describeBundle, measureBundle } from "./deploy/bundle";
-import { bin, run } from "./lib";
+import { buildApp } from "./lib";
 
-await run(bin("remix"), ["build"]);
+await buildApp();
 const { line, over } = describeBundle(await measureBundle(""));
 console.log(line);
 if (over) {

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
+import { buildApp } from "./lib";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "2000" } } });
 const runs = Number(values.runs);
@@ -13,8 +14,7 @@ if (!Number.isSafeInteger(runs) || runs < 1) {
   process.exit(2);
 }
 const env = { ...process.env, FUZZ_RUNS: String(runs), WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
-const build = spawnSync("npx", ["remix", "build"], { stdio: "inherit", env });
-if (build.status !== 0) process.exit(build.status ?? 1);
+await buildApp();
 const started = Date.now();
 const r = spawnSync("npx", ["vitest", "run", "--project", "api", "tests/api/fuzz/"], { stdio: "inherit", env });
 console.log(`fuzz: ${runs} requests a route, ${((Date.now() - started) / 1000).toFixed(0)} s, ${r.status === 0 ? "no 5xx, no leak, no drift" : "FAILED"}`);

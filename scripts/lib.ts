@@ -33,12 +33,36 @@ export function serve(cmd: string, args: string[]): ChildProcess {
 }
 
 /**
+ * The pages' production build (`remix build`), the one way every script and test builds. It
+ * says NODE_ENV=production itself: the build takes its mode from NODE_ENV, and a build started
+ * under vitest (NODE_ENV=test) shipped React's development build, unminified, to the journeys.
+ */
+export function buildApp(opts: { quiet?: boolean } = {}): Promise<void> {
+  const env = { ...quietEnv, NODE_ENV: "production" };
+  return opts.quiet ? runQuietly(bin("remix"), ["build"], env) : run(bin("remix"), ["build"], { env });
+}
+
+/** Runs a command, its output kept and shown only if it fails. */
+export function runQuietly(cmd: string, args: string[], env: NodeJS.ProcessEnv = quietEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    child.stdout!.on("data", (b: Buffer) => out.push(b));
+    child.stderr!.on("data", (b: Buffer) => out.push(b));
+    child.on("error", reject);
+    // The last lines say why; the whole output of a long command would bury them.
+    const said = () => Buffer.concat(out).toString().split("\n").slice(-40).join("\n");
+    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited with ${code ?? signal}:\n${said()}`))));
+  });
+}
+
+/**
  * Build, migrate and seed a local state directory (the same steps for start, dev and e2e).
  * Tests that run beside others pass `build: false`: `npm test` builds once, first, so no two
  * builds ever write the shared output at the same time.
  */
 export async function prepare(persistTo: string, opts: { build?: boolean } = {}) {
-  if (opts.build !== false) await run(bin("remix"), ["build"]);
+  if (opts.build !== false) await buildApp();
   await run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
   await run(bin("tsx"), ["scripts/seed.ts", "--persist-to", persistTo]);
 }

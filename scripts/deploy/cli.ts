@@ -1,6 +1,6 @@
 /** What `npm run deploy`, `npm run rollback` and `npm run provision` share: arguments, the real dependencies. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { bin, quietEnv, run } from "../lib";
+import { bin, buildApp, quietEnv, run } from "../lib";
 import { measureBundle } from "./bundle";
 import { DEPLOY_ENVS, type DeployEnv, readWranglerConfig } from "./config";
 import { type Cloud, offlineCloud, wranglerCloud } from "./cloud";
@@ -57,7 +57,7 @@ export function realDeps(opts: { dryRun: boolean; remoteFacts: boolean }): Deplo
     typecheck,
     async bundle(env) {
       // `npm test` builds once before everything (PROOFLINE_BUILT=1, as for npm start).
-      if (process.env.PROOFLINE_BUILT !== "1") await run(bin("remix"), ["build"]);
+      if (process.env.PROOFLINE_BUILT !== "1") await buildApp();
       return measureBundle(env);
     },
     git: git(),

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
-import { bin, quietEnv } from "../../scripts/lib";
+import { bin, buildApp, quietEnv, runQuietly } from "../../scripts/lib";
 
 // ---------------------------------------------------------------- statistics
 
@@ -224,27 +224,11 @@ let built = false;
 export async function prepareState(stateDir: string, opts: { build?: boolean } = {}): Promise<void> {
   rmSync(stateDir, { recursive: true, force: true });
   if (opts.build !== false && !built) {
-    await runQuiet(bin("remix"), ["build"]);
+    await buildApp({ quiet: true });
     built = true;
   }
-  await runQuiet(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
-  await runQuiet(bin("tsx"), ["scripts/seed.ts", "--persist-to", stateDir]);
-}
-
-/** Runs a command with its output kept back, shown only when it fails (the figures stay readable). */
-function runQuiet(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: quietEnv, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    child.stdout!.on("data", (b: Buffer) => out.push(b));
-    child.stderr!.on("data", (b: Buffer) => out.push(b));
-    child.on("error", reject);
-    child.on("exit", (code, signal) => {
-      if (code === 0) return resolve();
-      console.error(Buffer.concat(out).toString().split("\n").slice(-40).join("\n"));
-      reject(new Error(`${cmd} ${args.join(" ")} exited with ${code ?? signal}`));
-    });
-  });
+  await runQuietly(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  await runQuietly(bin("tsx"), ["scripts/seed.ts", "--persist-to", stateDir]);
 }
 
 /**
@@ -258,7 +242,7 @@ export type Snapshot = { script: string; assets: string };
 
 export async function snapshotWorker(dir: string, entry?: string): Promise<Snapshot> {
   rmSync(dir, { recursive: true, force: true });
-  await runQuiet(bin("wrangler"), ["deploy", "--dry-run", "--outdir", `${dir}/worker`, "--env=", ...(entry ? [entry] : [])]);
+  await runQuietly(bin("wrangler"), ["deploy", "--dry-run", "--outdir", `${dir}/worker`, "--env=", ...(entry ? [entry] : [])]);
   const script = readdirSync(`${dir}/worker`).find((f) => f.endsWith(".js"));
   if (!script) throw new Error(`wrangler deploy --dry-run wrote no script into ${dir}/worker`);
   cpSync("public", `${dir}/public`, { recursive: true });

@@ -32,6 +32,7 @@
  */
 import { fanoutGroup } from "./fanout";
 import { execFileSync } from "node:child_process";
+import { buildApp } from "../../scripts/lib";
 import { cpSync, rmSync } from "node:fs";
 import { benchLoginRequests, benchPasswordHash } from "./identity";
 import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server } from "./lib";
@@ -87,7 +88,7 @@ async function lighthouseGroup(): Promise<GroupResult> {
 }
 
 async function weightGroup(): Promise<GroupResult> {
-  execFileSync("npx", ["remix", "build"], { stdio: "ignore" });
+  await buildApp({ quiet: true });
   return benchPageWeight();
 }
 
