@@ -75,11 +75,24 @@ export async function workerdServe(opts: {
     r2Persist: join(v3, "r2"),
     durableObjectsPersist: join(v3, "do"),
     cachePersist: join(v3, "cache"),
+    // The cron's trigger path (below). Only this local server has it; Cloudflare has no such path.
+    unsafeTriggerHandlers: true,
   });
   const url = await mf.ready;
-  // The cron, as Cloudflare runs it: at the start of every minute.
-  const worker = await mf.getWorker();
-  const tick = () => worker.scheduled({ cron: WORKER.crons[0], scheduledTime: new Date() }).catch((err: unknown) => console.error("cron:", err));
+  // The cron, as Cloudflare runs it: at the start of every minute, through Miniflare's trigger
+  // path (`unsafeTriggerHandlers`), an ordinary asynchronous request. Not `getWorker().scheduled`:
+  // that call blocks this process (Atomics.wait) until the run ends, so nothing reads workerd's
+  // output meanwhile; when the Worker logged more than the pipe holds (2,000 sockets
+  // reconnecting), workerd blocked writing its log, the run never ended, and the server answered
+  // nothing, for good.
+  const cron = new URL(`/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(WORKER.crons[0])}`, url);
+  // Straight to the Worker: without the override the trigger reaches the assets router, which has no cron.
+  const tick = () =>
+    fetch(new URL(`${cron.search}&time=${Date.now()}`, cron), { headers: { "MF-Route-Override": WORKER.name } })
+      .then(async (res) => {
+        if (!res.ok) console.error(`cron: the run ended ${await res.text()}`);
+      })
+      .catch((err: unknown) => console.error("cron:", err));
   let timer: NodeJS.Timeout | undefined;
   const every = opts.cronEveryMs ?? 60_000;
   const schedule = () => (timer = setTimeout(() => (tick(), schedule()), every - (Date.now() % every)));
