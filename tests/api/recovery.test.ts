@@ -265,6 +265,8 @@ describe("the local outbox (decision 139)", () => {
   it("production keeps no outbox: nothing is written, and the mailbox route does not exist", async () => {
     expect(keepsOutbox(production)).toBe(false);
     expect(keepsOutbox(testEnv)).toBe(true);
+    expect(keepsOutbox({ APP_ENV: "local" })).toBe(true);
+    expect(keepsOutbox({ APP_ENV: "nonsense" })).toBe(false);
     const to = uniqueEmail();
     const mail = renderMail("code_verify_email", "en", { code: "123456", minutes: 10 });
     expect(await sendMail(production, db, to, mail, Date.now())).toBe("sent");
@@ -277,6 +279,17 @@ describe("the local outbox (decision 139)", () => {
     const u = await userWithEmail({ verified: true });
     expect((await callAs(production, "/api/user/forgot/start", { account: u.account })).code).toBe(1);
     expect(await mailCount(u.email)).toBe(0);
+  });
+
+  it("a demo keeps none either (decision 145): its operators cannot read a visitor's reset code", async () => {
+    const demo = { ...testEnv, APP_ENV: "demo" } as Env;
+    expect(keepsOutbox(demo)).toBe(false);
+    const u = await userWithEmail({ verified: true });
+    expect((await callAs(demo, "/api/user/forgot/start", { account: u.account })).code).toBe(1);
+    expect(await mailCount(u.email)).toBe(0);
+    expect((await callAs(demo, "/api/admin/mailbox", {}, await operatorToken())).status).toBe(404);
+    // With no SMS provider, a demo's phone verification says so, as production's does.
+    expect((await callAs(demo, "/api/user/contact/send", { channel: "phone" }, u.token)).data?.error).toBe("sms_unavailable");
   });
 
   it("operators read it through /api/admin/mailbox; users and guests do not", async () => {

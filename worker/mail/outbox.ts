@@ -1,8 +1,8 @@
 /**
- * The local outbox (decision 139): outside production, every mail and SMS the Worker sends is
- * also written to `dev_outbox`, where a developer, the dev mailbox page (/admin/mailbox) and the
- * tests read it, the way a user would read their mailbox. Production never keeps one: the
- * rule is here, once, and every writer and reader asks it.
+ * The local outbox (decisions 139, 145): on a developer's machine and in tests, every mail and
+ * SMS the Worker sends is also written to `dev_outbox`, where a developer, the dev mailbox page (/admin/mailbox) and the
+ * tests read it, the way a user would read their mailbox. Production and a demo never keep one:
+ * the rule is here, once, and every writer and reader asks it.
  */
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -12,10 +12,14 @@ import { appEnvOf } from "../app-env";
 export type OutboxChannel = "email" | "sms";
 export type OutboxEntry = typeof dev_outbox.$inferSelect;
 
-/** Local runs, tests and a demo keep their mail; production (and any unknown APP_ENV) never does. */
+/**
+ * Local runs and tests keep their mail. Production never does, nor a demo (decision 145): a
+ * demo has real visitors, and a kept copy of their codes would let one operator reset any of
+ * their passwords; a demo's mail goes out through Email Service as production's does.
+ */
 export function keepsOutbox(env: { APP_ENV?: string }): boolean {
   const name = appEnvOf(env);
-  return name !== null && name !== "production";
+  return name === "local" || name === "test";
 }
 
 export async function keepInOutbox(db: Db, env: { APP_ENV?: string }, entry: { channel: OutboxChannel; to: string; subject: string; text: string; html?: string }, now_ms: number): Promise<boolean> {
