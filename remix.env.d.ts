@@ -1,3 +1,3 @@
 /// <reference types="@remix-run/dev" />
 /// <reference types="@remix-run/cloudflare" />
-/// <reference types="@cloudflare/workers-types/2023-07-01" />
+/// <reference path="./worker-configuration.d.ts" />

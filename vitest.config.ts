@@ -69,7 +69,7 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
               "zod", "viem", "viem/accounts", "viem/siwe",
               "@simplewebauthn/server", "@simplewebauthn/server/helpers", "otpauth",
               "@scure/base", "@scure/bip32",
-              "@noble/hashes/sha2.js", "@noble/hashes/sha3.js", "@noble/hashes/argon2.js", "@noble/hashes/pbkdf2.js", "@noble/hashes/legacy.js", "@noble/curves/secp256k1.js",
+              "@noble/hashes/sha2.js", "@noble/hashes/sha3.js", "@noble/hashes/argon2.js", "@noble/hashes/pbkdf2.js", "@noble/hashes/legacy.js", "@noble/hashes/utils.js", "@noble/curves/secp256k1.js",
               "i18next", "react-i18next", "remix-i18next/server", "react", "react-dom/server", "isbot",
             ],
           },

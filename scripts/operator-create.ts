@@ -21,6 +21,7 @@ import { normalizeAccount } from "../worker/domain/identity/rules";
 import { operators } from "../worker/db/schema";
 import { eq } from "drizzle-orm";
 import type { Env } from "../worker/env";
+import { DEFAULT_PERSIST_TO, runScript, scriptArgs, UsageError } from "./args";
 import { PLATFORM_CONFIG } from "./lib";
 
 const USAGE =
@@ -88,45 +89,54 @@ async function readPassword(): Promise<string> {
   return password;
 }
 
-const args = process.argv.slice(2);
-const i = args.indexOf("--persist-to");
-const persistTo = i >= 0 ? args.splice(i, 2)[1] : ".wrangler/state";
-const printSql = args.includes("--print-sql");
-const positional = args.filter((a) => !a.startsWith("--"));
-if (positional.length !== 1) {
-  console.error(positional.length > 1 ? `${USAGE}\nThe password is not taken from the command line: pipe it or type it at the prompt.` : USAGE);
-  process.exit(2);
-}
-const account = positional[0];
-if (args.includes("--reset-two-factor")) {
-  await resetTwoFactor(account);
-  process.exit(process.exitCode ?? 0);
-}
-const password = await readPassword();
-if (!password) {
-  console.error("operator not created: no password on standard input");
-  process.exit(1);
-}
+export type OperatorCreateArgs = { account: string; persist_to: string; print_sql: boolean; reset_two_factor: boolean };
 
-const checked = checkOperatorCredentials(account, password);
-if (checked.status !== "ok") {
-  console.error(`operator not created: ${PROBLEMS[checked.status]}`);
-  process.exit(1);
-}
-
-if (printSql) {
-  const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
-  const now_ms = Date.now();
-  // With its audit row (decision 137), as createOperator writes it: operator_id 0 is the command line.
-  console.log(
-    `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(checked.account)}, ${q(hashPassword(password))}, 1, ${now_ms}); ` +
-      `INSERT INTO audit_log (operator_id, action, target, reason, data_json, created_at_ms) VALUES (0, 'operator.create', ${q(`operator:${checked.account}`)}, '', ${q(JSON.stringify({ via: "npm run operator:create --print-sql" }))}, ${now_ms});`,
+/** `<account> [--persist-to DIR] [--print-sql] [--reset-two-factor]`: one account, never a password. */
+export function operatorCreateArgs(argv: string[]): OperatorCreateArgs {
+  const { values, positionals } = scriptArgs(
+    {
+      args: argv,
+      allowPositionals: true,
+      options: { "persist-to": { type: "string", default: DEFAULT_PERSIST_TO }, "print-sql": { type: "boolean", default: false }, "reset-two-factor": { type: "boolean", default: false } },
+    },
+    USAGE,
   );
-  console.error(ENROLMENT);
-} else {
-  const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
+  if (positionals.length !== 1) throw new UsageError(positionals.length > 1 ? `${USAGE}\nThe password is not taken from the command line: pipe it or type it at the prompt.` : USAGE);
+  return { account: positionals[0], persist_to: values["persist-to"], print_sql: values["print-sql"], reset_two_factor: values["reset-two-factor"] };
+}
+
+await runScript(import.meta.url, async () => {
+  const args = operatorCreateArgs(process.argv.slice(2));
+  if (args.reset_two_factor) {
+    await resetTwoFactor(args);
+    process.exit(process.exitCode ?? 0);
+  }
+  const password = await readPassword();
+  if (!password) {
+    console.error("operator not created: no password on standard input");
+    process.exit(1);
+  }
+
+  const checked = checkOperatorCredentials(args.account, password);
+  if (checked.status !== "ok") {
+    console.error(`operator not created: ${PROBLEMS[checked.status]}`);
+    process.exit(1);
+  }
+
+  if (args.print_sql) {
+    const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+    const now_ms = Date.now();
+    // With its audit row (decision 137), as createOperator writes it: operator_id 0 is the command line.
+    console.log(
+      `INSERT INTO operators (account, password_hash, enabled, created_at_ms) VALUES (${q(checked.account)}, ${q(hashPassword(password))}, 1, ${now_ms}); ` +
+        `INSERT INTO audit_log (operator_id, action, target, reason, data_json, created_at_ms) VALUES (0, 'operator.create', ${q(`operator:${checked.account}`)}, '', ${q(JSON.stringify({ via: "npm run operator:create --print-sql" }))}, ${now_ms});`,
+    );
+    console.error(ENROLMENT);
+    return;
+  }
+  const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${args.persist_to}/v3` } });
   try {
-    const r = await createOperator(getDb(env.DB), { account, password, audit: { operator_id: 0, via: "npm run operator:create" } }, Date.now());
+    const r = await createOperator(getDb(env.DB), { account: args.account, password, audit: { operator_id: 0, via: "npm run operator:create" } }, Date.now());
     if (r.status !== "ok") {
       console.error(`operator not created: ${PROBLEMS[r.status]}`);
       process.exitCode = 1;
@@ -134,17 +144,17 @@ if (printSql) {
   } finally {
     await dispose();
   }
-}
+});
 
 /** Removes the operator's authenticator key and ends their sessions (a lost phone). */
-async function resetTwoFactor(name: string) {
-  const account = normalizeAccount(name);
-  if (printSql) {
+async function resetTwoFactor(args: OperatorCreateArgs) {
+  const account = normalizeAccount(args.account);
+  if (args.print_sql) {
     const who = `(SELECT id FROM operators WHERE account = '${account.replace(/'/g, "''")}')`;
     console.log(`DELETE FROM operator_two_factor WHERE operator_id = ${who}; UPDATE sessions SET revoked_at_ms = ${Date.now()} WHERE kind = 'operator' AND revoked_at_ms IS NULL AND subject_id = ${who};`);
     return;
   }
-  const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
+  const { env, dispose } = await getPlatformProxy<Env>({ configPath: PLATFORM_CONFIG, persist: { path: `${args.persist_to}/v3` } });
   try {
     const db = getDb(env.DB);
     const operator = await db.query.operators.findFirst({ where: eq(operators.account, account) });

@@ -3,10 +3,10 @@
  * past `max_bytes`, whether or not a content-length was declared (a chunked body cannot get
  * around it). The API's input reader and the page requests both read through here.
  */
-import { concat, type Bytes } from "./push/base64url";
+import { concatBytes } from "@noble/hashes/utils.js";
 
 /** The body's bytes, or null when it is larger than `max_bytes` (then it is not read further). */
-export async function readBounded(request: Request, max_bytes: number): Promise<Bytes | null> {
+export async function readBounded(request: Request, max_bytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
   if (Number(request.headers.get("content-length") ?? "0") > max_bytes) return null;
   // A declared length within the ceiling is what the body holds (the runtime holds the body to
   // it): one read, without making the body a stream (which costs more than a small request).
@@ -25,5 +25,5 @@ export async function readBounded(request: Request, max_bytes: number): Promise<
     }
     chunks.push(value);
   }
-  return concat(...chunks);
+  return concatBytes(...chunks);
 }

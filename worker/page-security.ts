@@ -2,15 +2,14 @@
  * What every page answer carries against the web's usual attacks, and the one check page
  * requests pass before Remix sees them. Decision 087.
  */
+import { base64 } from "@scure/base";
 import { isLocalRun } from "./app-env";
 import { readBounded } from "./body";
 import { MAX_UPLOAD_BYTES } from "./domain/uploads/sniff";
 
 /** 128 random bits, base64: a fresh script nonce for one page answer. */
 export function newNonce(): string {
-  let s = "";
-  for (const b of crypto.getRandomValues(new Uint8Array(16))) s += String.fromCharCode(b);
-  return btoa(s);
+  return base64.encode(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useFetchers, useNavigate, useNavigation } from "@remix-run/react";
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LOADING_MASK_DELAY_MS, TOAST_MS } from "../lib/client-defaults";
 import { useFormTapGuard } from "../lib/tap-guard";
@@ -77,7 +77,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
             <button type="button" className="btn btn-plain" onClick={() => closeConfirm(false)}>
               {t("cancel")}
             </button>
-            <button type="button" className="btn btn-primary" onClick={() => closeConfirm(true)} autoFocus>
+            <button type="button" className="btn btn-primary" onClick={() => closeConfirm(true)} data-autofocus>
               {t("confirm")}
             </button>
           </div>
@@ -87,7 +87,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
         <Dialog title={t("hint")}>
           <p className="dialog-text">{t("login_expired")}</p>
           <div className="dialog-actions">
-            <button type="button" className="btn btn-primary" onClick={goLogin} autoFocus>
+            <button type="button" className="btn btn-primary" onClick={goLogin} data-autofocus>
               {t("ok")}
             </button>
           </div>
@@ -97,22 +97,63 @@ export function UiProvider({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * A modal dialog: the platform's `<dialog>` opened with `showModal()`, so the page behind is
+ * inert (Tab stays inside, a screen reader reads only the dialog) and its backdrop is
+ * `::backdrop`. It opens once mounted (in an effect: the server renders it closed) and focuses
+ * the element marked `data-autofocus`, else the browser's choice (the first control). Escape
+ * calls `onClose`; without one the dialog cannot be dismissed (it opens again if the browser
+ * closes it anyway). Whatever had focus before gets it back once the dialog is gone.
+ */
 export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose?: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  // The latest onClose, read by the native handlers; `closed` makes sure it runs once.
+  const close = useRef(onClose);
+  close.current = onClose;
+  const closed = useRef(false);
+  const dismiss = () => {
+    if (closed.current || !close.current) return false;
+    closed.current = true;
+    close.current();
+    return true;
+  };
   useEffect(() => {
-    if (!onClose) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    closed.current = false;
+    if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    return () => {
+      closed.current = true;
+      if (dialog.isConnected && dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
   return (
-    <div className="dialog-backdrop">
-      <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="dialog-title">
-        <h2 id="dialog-title" className="dialog-title">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </div>
+    <dialog
+      ref={ref}
+      className="dialog"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        // Escape: the caller closes it (by no longer rendering it), or nobody does.
+        e.preventDefault();
+        dismiss();
+      }}
+      onClose={() => {
+        // Closed by the browser itself (a second Escape may not be cancellable): dismissed, or opened again.
+        if (closed.current) return;
+        if (!dismiss()) ref.current?.showModal();
+      }}
+    >
+      <h2 id={titleId} className="dialog-title">
+        {title}
+      </h2>
+      {children}
+    </dialog>
   );
 }
 

@@ -1,4 +1,5 @@
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { reconnectOptions } from "./socket-options";
 import { useEffect, useRef, useState } from "react";
 import { parseServerMessage, type ServerMessage } from "../../durable-objects/protocol";
 import { parsePriceE8 } from "../../worker/domain/money/units";
@@ -94,7 +95,7 @@ function fold(last: LiveQuote | null, m: TickMessage | QuoteMessage): LiveQuote 
 function open(symbol: string): Channel {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${quotePath(symbol)}`;
   // Backoff with jitter: after a busy hub refuses, pages do not all come back in the same instant.
-  const socket = new ReconnectingWebSocket(url, [], { maxRetries: Infinity, minReconnectionDelay: 500 + Math.random() * 1_500, reconnectionDelayGrowFactor: 1.5, maxReconnectionDelay: 15_000 });
+  const socket = new ReconnectingWebSocket(url, [], reconnectOptions());
   const channel: Channel = { socket, listeners: new Set(), last: null, opens: 0, closeTimer: null, connection: "connecting", watchers: new Set() };
   const setConnection = (c: QuoteConnection) => {
     if (channel.connection === c) return;

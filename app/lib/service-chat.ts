@@ -1,5 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { reconnectOptions } from "./socket-options";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { encode, parseServerMessage, SESSION_ENDED_CLOSE } from "../../durable-objects/protocol";
 import { emptyThread, lastId, lastPeerId, oldestId, threadReducer, type Conversation, type ServiceMessage, type Side } from "./service";
@@ -117,7 +118,7 @@ function useSocket(
     const query = new URLSearchParams(viewer === "operator" ? { as: "operator" } : {});
     if (lang) query.set("lang", lang);
     const path = `/ws/service/${conversationId}?${query}`;
-    const ws = new ReconnectingWebSocket(socketUrl(path), [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
+    const ws = new ReconnectingWebSocket(socketUrl(path), [], reconnectOptions());
     let typingTimer: ReturnType<typeof setTimeout> | undefined;
     ws.addEventListener("open", () => {
       setLink("open");

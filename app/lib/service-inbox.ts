@@ -1,5 +1,6 @@
 import { useBackgroundRevalidate } from "./revalidate";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { reconnectOptions } from "./socket-options";
 import { useEffect, useRef, useState } from "react";
 import { parseServerMessage } from "../../durable-objects/protocol";
 import type { ServiceContext } from "./service";
@@ -39,7 +40,7 @@ export function useInbox(rows: InboxRow[]) {
 
   useEffect(() => {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/service/inbox`;
-    const ws = new ReconnectingWebSocket(url, [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
+    const ws = new ReconnectingWebSocket(url, [], reconnectOptions());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const later = () => {
       clearTimeout(timer);

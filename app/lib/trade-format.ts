@@ -1,17 +1,9 @@
 /**
- * Display helpers for trade figures. Prices and rates as text come from
- * worker/domain/money/units.ts (`formatPrice`, `formatBp`).
+ * Display helpers for trade figures. Prices, rates and changes as text come from
+ * worker/domain/money/units.ts (`formatPrice`, `formatBp`, `formatChangePercent`).
  */
 import { parsePriceE8 } from "../../worker/domain/money/units";
 import type { Direction } from "./trade-types";
-
-/** "1.23" → "+1.23%", "-0.50" → "-0.50%". */
-export function formatChange(change_pct: string | null | undefined): string {
-  if (change_pct === null || change_pct === undefined || change_pct === "") return "--";
-  const n = Number(change_pct);
-  if (!Number.isFinite(n)) return "--";
-  return `${n > 0 ? "+" : ""}${change_pct}%`;
-}
 
 /** The sign of a change, for colour: 1 rise, -1 fall, 0 flat or unknown. */
 export function changeSign(change_pct: string | null | undefined): 1 | -1 | 0 {

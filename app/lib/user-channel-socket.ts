@@ -1,4 +1,5 @@
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { reconnectOptions } from "./socket-options";
 import { encode, parseServerMessage, SESSION_ENDED_CLOSE } from "../../durable-objects/protocol";
 import { askNoticeCounts, setNoticeCounts } from "./notice-unread";
 import { serviceChannelConnected, setServiceUnread } from "./service-unread";
@@ -11,7 +12,7 @@ import { serverClock, userChannel } from "./user-channel-state";
  */
 export function openUserChannel(revalidate: () => void): () => void {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/user`;
-  const socket = new ReconnectingWebSocket(url, [], { maxRetries: Infinity, minReconnectionDelay: 500, maxReconnectionDelay: 10_000 });
+  const socket = new ReconnectingWebSocket(url, [], reconnectOptions());
   socket.addEventListener("message", (event) => {
     const message = parseServerMessage(event.data);
     if (!message) return;

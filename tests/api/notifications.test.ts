@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { notifications, push_subscriptions } from "../../worker/db/schema";
 import { notificationInsert } from "../../worker/domain/notifications/notify";
 import { checkOrder, decide, getProduct, writeOrders, writeSettlements } from "../../worker/domain/trades/orders";
-import { fromBase64Url, toBase64Url } from "../../worker/push/base64url";
+import { base64urlnopad } from "@scure/base";
+import { keyBytes } from "../../worker/push/ece";
 import { decryptPush } from "../../worker/push/ece";
 import { hubFor } from "../../worker/quotes";
 import { call, db, newUser, testEnv } from "./helpers";
@@ -31,7 +32,7 @@ async function browserKeys() {
   const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
   const p256dh = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
   const auth = crypto.getRandomValues(new Uint8Array(16));
-  return { private_key: pair.privateKey, p256dh, auth, json: { p256dh: toBase64Url(p256dh), auth: toBase64Url(auth) } };
+  return { private_key: pair.privateKey, p256dh, auth, json: { p256dh: base64urlnopad.encode(p256dh), auth: base64urlnopad.encode(auth) } };
 }
 
 /** The local push service: outbound requests to push.example.test are kept here; the first answers 201, later ones 410 (gone). */
@@ -244,7 +245,7 @@ describe("Web Push", () => {
     await call("/api/user/lang", { value: "th" }, { token: u.token });
     const key = await call("/api/user/push/key", {}, { token: u.token });
     expect(key.code).toBe(1);
-    expect(fromBase64Url(key.data.public_key)!.length).toBe(65);
+    expect(base64urlnopad.decode(key.data.public_key).length).toBe(65);
     const browser = await browserKeys();
     const endpoint = `https://push.example.test/send/${rkey("sub")}`;
     expect((await call("/api/user/push/subscribe", { endpoint, ...browser.json }, { token: u.token })).code).toBe(1);
@@ -267,9 +268,9 @@ describe("Web Push", () => {
     const auth = /^vapid t=([^,]+), k=(.+)$/.exec(push.headers.get("authorization") ?? "")!;
     expect(auth[2]).toBe(key.data.public_key);
     const [h, c, s] = auth[1].split(".");
-    expect(JSON.parse(new TextDecoder().decode(fromBase64Url(c)!))).toMatchObject({ aud: "https://push.example.test" });
-    const verifyKey = await crypto.subtle.importKey("raw", fromBase64Url(auth[2])!, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-    expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, verifyKey, fromBase64Url(s)!, new TextEncoder().encode(`${h}.${c}`))).toBe(true);
+    expect(JSON.parse(new TextDecoder().decode(base64urlnopad.decode(c)))).toMatchObject({ aud: "https://push.example.test" });
+    const verifyKey = await crypto.subtle.importKey("raw", keyBytes(auth[2])!, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, verifyKey, keyBytes(s)!, new TextEncoder().encode(`${h}.${c}`))).toBe(true);
 
     // A kind switched off is not pushed; back on, the push service answers 410 and the subscription is deleted.
     expect((await call("/api/user/notifications/settings/set", { kind: "withdrawal_rejected", push: 0 }, { token: u.token })).data.kinds.withdrawal_rejected).toBe(false);

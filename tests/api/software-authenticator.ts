@@ -1,5 +1,5 @@
 import { isoCBOR } from "@simplewebauthn/server/helpers";
-import { concat } from "../../worker/push/base64url";
+import { concatBytes as concat } from "@noble/hashes/utils.js";
 import { base64urlnopad } from "@scure/base";
 
 /**

@@ -49,6 +49,36 @@ test("register with WELCOME, land on home, switch to Thai, log out", async ({ pa
   await expect(page).toHaveURL(/\/pages\/user\/login\?path=/);
 });
 
+test("a dialog keeps keyboard focus inside, Escape closes it, and focus returns to what opened it", async ({ page }) => {
+  await register(page);
+  await open(page, "/pages/me/sub/setting");
+  const logout = page.getByRole("button", { name: en_me.logout });
+  const dialog = page.getByRole("alertdialog");
+  // Where focus is: in the dialog, on the page behind it, or nowhere (the browser's own controls).
+  const focusIn = () => page.evaluate(() => (document.activeElement === null || document.activeElement === document.body ? "nowhere" : document.activeElement.closest("[role=alertdialog]") ? "dialog" : "page"));
+
+  for (const how of ["Escape", "Cancel"] as const) {
+    await logout.focus();
+    await page.keyboard.press("Enter");
+    await expect(dialog).toContainText(en_me.logout_confirm);
+    await expect(dialog.getByRole("button", { name: en_common.confirm })).toBeFocused();
+    // Round after round of Tab and Shift+Tab: focus never reaches the page behind the dialog.
+    const trail: string[] = [];
+    for (const key of ["Tab", "Tab", "Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+      await page.keyboard.press(key);
+      trail.push(await focusIn());
+    }
+    expect(trail).not.toContain("page");
+    expect(trail).toContain("dialog");
+    if (how === "Escape") await page.keyboard.press("Escape");
+    else await dialog.getByRole("button", { name: en_common.cancel }).click();
+    await expect(dialog).toHaveCount(0);
+    // Still signed in, and the keyboard is back where it was.
+    await expect(page).toHaveURL(/\/pages\/me\/sub\/setting$/);
+    await expect(logout).toBeFocused();
+  }
+});
+
 test("the language choice is stored on the account and comes back at login", async ({ page, context }) => {
   const { name, password } = await register(page);
   await open(page, "/pages/me/sub/setting");
@@ -96,6 +126,11 @@ test("an expired session shows the 401 modal, whose OK goes to login", async ({ 
   await page.getByRole("button", { name: en_me.pwd_submit }).click();
   const modal = page.getByRole("alertdialog");
   await expect(modal).toContainText(en_common.login_expired);
+  // It cannot be dismissed: Escape (even twice, when the browser stops letting a page refuse it) leaves it open.
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+  await expect(modal).toBeVisible();
+  await expect(modal.getByRole("button", { name: en_common.ok })).toBeFocused();
   await modal.getByRole("button", { name: en_common.ok }).click();
   await expect(page).toHaveURL(/\/pages\/user\/login\?path=%2Fpages%2Fme%2Fsub%2Fmodify-pwd/);
 });

@@ -3,7 +3,23 @@
  * WebCrypto only, so it runs in the Worker. One record: push messages are small (the payload is
  * a title, a body and a link), far below the 4096-byte record size.
  */
-import { concat, fromBase64Url, toBase64Url, type Bytes } from "./base64url";
+import { concatBytes as concat } from "@noble/hashes/utils.js";
+import { base64urlnopad } from "@scure/base";
+
+/** Bytes backed by a plain ArrayBuffer, as WebCrypto takes them. */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
+/**
+ * A key as Web Push and JWK write it (base64url without padding, RFC 8291 and RFC 7518), or null
+ * when it is not exactly that: padding, the standard alphabet or stray trailing bits are refused.
+ */
+export function keyBytes(text: string): Bytes | null {
+  try {
+    return new Uint8Array(base64urlnopad.decode(text));
+  } catch {
+    return null;
+  }
+}
 
 const RECORD_SIZE = 4096;
 const text = (s: string) => new TextEncoder().encode(s);
@@ -20,7 +36,7 @@ export function importP256Public(point: Bytes): Promise<CryptoKey> {
 
 /** A P-256 private key for ECDH from its scalar `d` (base64url) and its public point. */
 export function importP256Private(d: string, point: Bytes): Promise<CryptoKey> {
-  const jwk = { kty: "EC", crv: "P-256", d, x: toBase64Url(point.slice(1, 33)), y: toBase64Url(point.slice(33, 65)), ext: true };
+  const jwk = { kty: "EC", crv: "P-256", d, x: base64urlnopad.encode(point.slice(1, 33)), y: base64urlnopad.encode(point.slice(33, 65)), ext: true };
   return crypto.subtle.importKey("jwk", jwk, { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]);
 }
 
@@ -79,8 +95,8 @@ export async function decryptPush(body: Bytes, ua: { private_key: CryptoKey; p25
 
 /** A subscription's keys as the browser gives them (base64url), or null when they are not P-256 and 16 bytes. */
 export function subscriberOf(p256dh: string, auth: string): Subscriber | null {
-  const point = fromBase64Url(p256dh);
-  const secret = fromBase64Url(auth);
+  const point = keyBytes(p256dh);
+  const secret = keyBytes(auth);
   if (!point || point.length !== 65 || point[0] !== 4 || !secret || secret.length !== 16) return null;
   return { p256dh: point, auth: secret };
 }

@@ -12,7 +12,9 @@ import { isLocalRun } from "../app-env";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { push_vapid_local } from "../db/schema";
-import { concat, fromBase64Url, toBase64Url } from "./base64url";
+import { concatBytes } from "@noble/hashes/utils.js";
+import { base64urlnopad } from "@scure/base";
+import { keyBytes } from "./ece";
 import { logError } from "../observability/log";
 
 export type VapidKeys = { public_key: string; sign: CryptoKey };
@@ -22,11 +24,11 @@ type VapidEnv = { APP_ENV: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT?: s
 const TOKEN_TTL_S = 12 * 60 * 60;
 
 async function fromJwk(jwk: JsonWebKey): Promise<VapidKeys | null> {
-  const x = fromBase64Url(jwk.x ?? "");
-  const y = fromBase64Url(jwk.y ?? "");
+  const x = keyBytes(jwk.x ?? "");
+  const y = keyBytes(jwk.y ?? "");
   if (jwk.kty !== "EC" || jwk.crv !== "P-256" || !jwk.d || !x || !y) return null;
   const sign = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", d: jwk.d, x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
-  return { public_key: toBase64Url(concat(new Uint8Array([4]), x, y)), sign };
+  return { public_key: base64urlnopad.encode(concatBytes(new Uint8Array([4]), x, y)), sign };
 }
 
 async function localJwk(db: Db, now_ms: number): Promise<JsonWebKey> {
@@ -54,11 +56,11 @@ export async function vapidKeys(env: VapidEnv, db: Db, now_ms: number): Promise<
 
 /** The `Authorization` header of one push request to `endpoint` (RFC 8292 §3). */
 export async function vapidAuthorization(keys: VapidKeys, endpoint: string, env: VapidEnv, now_ms: number): Promise<string> {
-  const json = (v: unknown) => toBase64Url(new TextEncoder().encode(JSON.stringify(v)));
+  const json = (v: unknown) => base64urlnopad.encode(new TextEncoder().encode(JSON.stringify(v)));
   const claims: Record<string, string | number> = { aud: new URL(endpoint).origin, exp: Math.floor(now_ms / 1000) + TOKEN_TTL_S };
   if (env.VAPID_SUBJECT) claims.sub = env.VAPID_SUBJECT;
   const unsigned = `${json({ typ: "JWT", alg: "ES256" })}.${json(claims)}`;
   // WebCrypto's ECDSA signature is r || s, exactly JWS's ES256 form.
   const signature = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, keys.sign, new TextEncoder().encode(unsigned)));
-  return `vapid t=${unsigned}.${toBase64Url(signature)}, k=${keys.public_key}`;
+  return `vapid t=${unsigned}.${base64urlnopad.encode(signature)}, k=${keys.public_key}`;
 }

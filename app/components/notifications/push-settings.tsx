@@ -7,12 +7,6 @@ import type { PageEnvelope } from "../../lib/use-envelope";
 export type PushView = { kinds: Record<NotificationKind, boolean>; endpoints: string[] };
 type Status = "checking" | "unsupported" | "denied" | "off" | "on";
 
-/** The VAPID key as the bytes `applicationServerKey` takes. */
-function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
-  const s = atob(base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4));
-  return Uint8Array.from(s, (c) => c.charCodeAt(0));
-}
-
 async function currentSubscription(): Promise<PushSubscription | null> {
   const registration = await navigator.serviceWorker.ready;
   return registration.pushManager.getSubscription();
@@ -56,7 +50,8 @@ export function PushSettings({ push, public_key, kinds, onError }: { push: PushV
     try {
       if ((await Notification.requestPermission()) !== "granted") return setStatus("denied");
       const registration = await navigator.serviceWorker.ready;
-      const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key!) });
+      // The Push API takes the VAPID key as the base64url text the server sends; no decoding of ours.
+      const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: public_key! });
       const keys = sub.toJSON().keys ?? {};
       fetcher.submit({ intent: "subscribe", endpoint: sub.endpoint, p256dh: keys.p256dh ?? "", auth: keys.auth ?? "" }, { method: "post" });
       setStatus("on");

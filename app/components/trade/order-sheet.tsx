@@ -171,7 +171,7 @@ export function OrderSheet({
             </div>
             <div className="t-sheet-market-price">
               <LivePrice price={shownPrice} move={moved && live?.ts === moved.liveTs ? null : quote.move} locale={locale} testId="sheet-price" />
-              <ChangePill change={quote.change_pct} />
+              <ChangePill change={quote.change_pct} locale={locale} />
             </div>
           </div>
 

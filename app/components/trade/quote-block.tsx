@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { LiveQuote } from "../../lib/quotes";
-import { changeSign, formatChange, formatVolume } from "../../lib/trade-format";
-import { formatPrice } from "../../../worker/domain/money/units";
+import { changeSign, formatVolume } from "../../lib/trade-format";
+import { formatChangePercent, formatPrice } from "../../../worker/domain/money/units";
 
 /** Principle 5: simulated data says so, in one line. */
 export function SimulatedLabel() {
@@ -14,13 +14,13 @@ export function SimulatedLabel() {
   );
 }
 
-/** A rise/fall figure as a green or red pill ("+1.23%"). */
-export function ChangePill({ change, solid = false }: { change: string | null; solid?: boolean }) {
+/** A rise/fall figure as a green or red pill ("+1.23%", "+1,23 %"). */
+export function ChangePill({ change, locale, solid = false }: { change: string | null; locale: string; solid?: boolean }) {
   const sign = changeSign(change);
   const tone = sign > 0 ? "t-rise" : sign < 0 ? "t-fall" : "t-flat";
   return (
     <span className={`t-change ${tone}${solid ? " t-change-solid" : ""}`} data-testid="change" data-sign={sign}>
-      {formatChange(change)}
+      {formatChangePercent(change, locale)}
     </span>
   );
 }
@@ -47,7 +47,7 @@ export function QuoteBlock({ quote, locale, compact = false }: { quote: Quote; l
           <p className="t-quote-caption">{t("latest_price")}</p>
           <LivePrice price={quote.price} move={quote.move} locale={locale} className={`t-quote-price ${sign > 0 ? "t-rise" : sign < 0 ? "t-fall" : ""}`} testId="quote-price" />
           <p className="t-quote-sub">
-            <ChangePill change={quote.change_pct} />
+            <ChangePill change={quote.change_pct} locale={locale} />
             <span className="t-quote-change-label">{t("change_24h")}</span>
           </p>
         </div>

@@ -40,7 +40,7 @@ export default function AdminContent() {
       {[...slides, null].map((s) => (
         <SaveForm key={s?.id ?? "new"} intent="slide" id={s?.id} title={s ? `#${s.id}` : t("slide_add")}>
           <Field label={t("slide_title")} name="title" defaultValue={s?.title} />
-          <Field label={t("slide_image")} name="image_url" defaultValue={s?.image_url} />
+          <Field label={t("slide_image")} name="image_url" defaultValue={s?.image_url} hint={t("slide_image_hint")} placeholder="/banners/1.svg" />
           <Field label={t("slide_link")} name="link" defaultValue={s?.link} />
           <Field label={t("slide_sort")} name="sort" type="number" defaultValue={s?.sort ?? 0} />
           <label className="check">

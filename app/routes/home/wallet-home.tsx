@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { safeLink } from "../../../worker/domain/content/links";
+import { safeImage, safeLink } from "../../../worker/domain/content/links";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -128,8 +128,9 @@ function Banners({ slides }: { slides: Slide[] }) {
         }}
       >
         {slides.map((s) => {
-          // Checked again here: a row written before the rule (or by hand) still never renders a script link.
-          const image = safeLink(s.image);
+          // Checked again here: a row written before the rules (or by hand) still never renders a script
+          // link, nor an image the CSP would block (the title shows instead).
+          const image = safeImage(s.image);
           const link = s.link ? safeLink(s.link) : null;
           const img = image ? <img src={image.href} alt={s.title} height={130} loading="lazy" /> : <span className="banner-title">{s.title}</span>;
           return (

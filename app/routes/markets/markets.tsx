@@ -54,7 +54,7 @@ export default function MarketsTab() {
                     </small>
                   </span>
                   <LivePrice price={p.price} move={p.move} locale={locale} className="t-market-price" testId="row-price" />
-                  <ChangePill change={p.change_pct} solid />
+                  <ChangePill change={p.change_pct} locale={locale} solid />
                 </AppLink>
               </li>
             ))}

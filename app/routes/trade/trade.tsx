@@ -203,7 +203,7 @@ function ProductSwitcher({ products, live, selected, locale, onSelect }: { produ
             <strong>{p.symbol}</strong>
             <span className="t-switch-line">
               <LivePrice price={q.price} move={q.move} locale={locale} />
-              <ChangePill change={q.change_pct} />
+              <ChangePill change={q.change_pct} locale={locale} />
             </span>
           </button>
         );

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { safeLink } from "../../../worker/domain/content/links";
+import { safeImage, safeLink } from "../../../worker/domain/content/links";
 
 describe("safeLink: operator-entered links and images", () => {
   it.each([
@@ -44,6 +44,23 @@ describe("safeLink: operator-entered links and images", () => {
         else expect(new URL(link.href, "https://proofline.test").origin).toBe("https://proofline.test");
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe("safeImage: banner images (decision 143)", () => {
+  it("a path on this site only: the pages' CSP loads no image from elsewhere", () => {
+    expect(safeImage("/banners/1.svg")).toEqual({ kind: "path", href: "/banners/1.svg" });
+    for (const raw of ["https://cdn.example/a.png", "HTTPS://cdn.example/a.png", "//cdn.example/a.png", "data:image/png;base64,AAAA", "javascript:alert(1)", ""]) expect(safeImage(raw), raw).toBeNull();
+  });
+
+  it("whatever the string, an image it takes resolves on our own origin", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.webUrl()), (raw) => {
+        const image = safeImage(raw);
+        if (image) expect(new URL(image.href, "https://proofline.test").origin).toBe("https://proofline.test");
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -6,6 +6,7 @@ import {
   parsePercentBp,
   formatAmountExact,
   formatBp,
+  formatChangePercent,
   formatPrice,
   formatPriceE8,
   formatSigned,
@@ -131,6 +132,32 @@ describe("formatBp", () => {
     expect(formatBp(50, "en", { percent: true })).toBe("0.50%");
     expect(formatBp(10_000, "en", { percent: true })).toBe("100.00%");
     expect(formatBp(50, "de", { percent: true })).toMatch(/^0,50\s%$/);
+  });
+});
+
+describe("formatChangePercent", () => {
+  it("a price change in the locale's percent form, with its sign", () => {
+    expect(formatChangePercent("1.23", "en")).toBe("+1.23%");
+    expect(formatChangePercent("1.23", "de")).toBe("+1,23\u00a0%");
+    expect(formatChangePercent("-0.50", "en")).toBe("-0.50%");
+    expect(formatChangePercent("-12.5", "de")).toBe("-12,50\u00a0%");
+    expect(formatChangePercent("1234.56", "en")).toBe("+1,234.56%");
+  });
+
+  it("no sign at zero, even a rounded-away negative one; -- for nothing or nonsense", () => {
+    expect(formatChangePercent("0.00", "en")).toBe("0.00%");
+    expect(formatChangePercent("-0.00", "de")).toBe("0,00\u00a0%");
+    for (const none of [null, undefined, "", "abc", "1e3", "+1.2"]) expect(formatChangePercent(none, "en")).toBe("--");
+  });
+
+  it("exact: the percent digits are the API's digits, whatever they are", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -99_999_999, max: 99_999_999 }), (hundredths) => {
+        const text = (hundredths / 100).toFixed(2);
+        const shown = formatChangePercent(text, "en");
+        expect(shown.replace(/[+,%]/g, "")).toBe(hundredths === 0 ? "0.00" : text.replace(/^-0\.00$/, "0.00"));
+      }),
+    );
   });
 });
 

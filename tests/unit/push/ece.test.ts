@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fromBase64Url, toBase64Url } from "../../../worker/push/base64url";
-import { decryptPush, encryptPush, importP256Private, subscriberOf } from "../../../worker/push/ece";
+import { base64urlnopad } from "@scure/base";
+import { decryptPush, encryptPush, importP256Private, keyBytes, subscriberOf } from "../../../worker/push/ece";
 
 /** RFC 8291 Appendix A: the example message, its keys, salt and the exact body it encrypts to. */
 const RFC = {
@@ -16,7 +16,7 @@ const RFC = {
     "mlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPT" +
     "pK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN",
 };
-const bytes = (s: string) => fromBase64Url(s)!;
+const bytes = (s: string) => keyBytes(s)!;
 const utf8 = new TextEncoder();
 
 describe("Web Push encryption (RFC 8291, aes128gcm)", () => {
@@ -25,14 +25,14 @@ describe("Web Push encryption (RFC 8291, aes128gcm)", () => {
   it("encrypts the RFC's example to its exact body", async () => {
     const as_private = await importP256Private(RFC.as_private, bytes(RFC.as_public));
     const body = await encryptPush(to, utf8.encode(RFC.plaintext), { salt: bytes(RFC.salt), as_private, as_public: bytes(RFC.as_public) });
-    expect(toBase64Url(body)).toBe(RFC.body);
+    expect(base64urlnopad.encode(body)).toBe(RFC.body);
   });
 
   it("decrypts the RFC's body with the receiver's key, and a fresh message round-trips", async () => {
     const ua = { private_key: await importP256Private(RFC.ua_private, bytes(RFC.ua_public)), ...to };
     expect(new TextDecoder().decode(await decryptPush(bytes(RFC.body), ua))).toBe(RFC.plaintext);
     const fresh = await encryptPush(to, utf8.encode("ยอดคงเหลือ 12.50 USDT"));
-    expect(toBase64Url(fresh)).not.toContain(RFC.salt);
+    expect(base64urlnopad.encode(fresh)).not.toContain(RFC.salt);
     expect(new TextDecoder().decode(await decryptPush(fresh, ua))).toBe("ยอดคงเหลือ 12.50 USDT");
   });
 

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { concat } from "../../../worker/push/base64url";
+import { concatBytes as concat } from "@noble/hashes/utils.js";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import fc from "fast-check";

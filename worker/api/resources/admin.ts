@@ -6,7 +6,7 @@
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import { safeLink } from "../../domain/content/links";
+import { safeImage, safeLink } from "../../domain/content/links";
 import { sessions, users, operators } from "../../db/schema";
 import { auditInsert, listAudit } from "../../domain/audit/log";
 import { createSlide, getContacts, listSlides, updateContacts, updateSlide } from "../../domain/content/site";
@@ -38,8 +38,9 @@ const ContactsBody = Reason.extend({
 });
 const SlideBody = Reason.extend({
   title: text({ max: 100 }),
+  // Only a path on this site: the pages' CSP loads no image from elsewhere (decision 143).
+  image_url: text({ max: 500 }).pipe(z.string().refine((v) => safeImage(v) !== null, "errors.banner_image_not_ours")),
   // Only our own paths or https (worker/domain/content/links.ts): never `javascript:` or another site by `//`.
-  image_url: text({ max: 500 }).pipe(z.string().refine((v) => safeLink(v) !== null, "errors.invalid_field")),
   link: optionalText(500)
     .default("")
     .pipe(z.string().refine((v) => v === "" || safeLink(v) !== null, "errors.invalid_field")),

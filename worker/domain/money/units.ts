@@ -118,9 +118,9 @@ export function parsePriceE8(text: string | number): number | null {
 // ---------------------------------------------------------------- display for a locale
 
 /** Exact decimal text in the locale's digits and separators, cut (never rounded) to `max` decimals. */
-function formatDecimal(text: string, locale: string, min: number, max: number, style?: "percent"): string {
+function formatDecimal(text: string, locale: string, min: number, max: number, extra: Intl.NumberFormatOptions = {}): string {
   // roundingMode and string input are ES2023 (Node 20, workerd); the lib types here are ES2022.
-  const options = { style, minimumFractionDigits: min, maximumFractionDigits: max, roundingMode: "trunc" } as Intl.NumberFormatOptions;
+  const options = { ...extra, minimumFractionDigits: min, maximumFractionDigits: max, roundingMode: "trunc" } as Intl.NumberFormatOptions;
   const format = new Intl.NumberFormat(locale, options).format as unknown as (value: string) => string;
   return format(text);
 }
@@ -151,7 +151,21 @@ export function formatSigned(amount_micro: number, locale: string): string {
  * `percent`, the locale's percent form with 2 decimals: 50 → "0.50%" (en), "0,50 %" (de).
  */
 export function formatBp(bp: number, locale: string, { percent = false }: { percent?: boolean } = {}): string {
-  return percent ? formatDecimal(decimalText(bp, 4), locale, 2, 2, "percent") : formatDecimal(decimalText(bp, 2), locale, 0, 2);
+  return percent ? formatDecimal(decimalText(bp, 4), locale, 2, 2, { style: "percent" }) : formatDecimal(decimalText(bp, 2), locale, 0, 2);
+}
+
+/**
+ * A price change as the API sends it, in percent ("1.23", "-0.50"), in the locale's percent form
+ * with its sign: "+1.23%" (en), "+1,23 %" (de), "-0.50%"; no sign at zero; "--" when there is none.
+ */
+export function formatChangePercent(change_pct: string | null | undefined, locale: string): string {
+  const m = /^(-?)(\d{1,9})(?:\.(\d{1,8}))?$/.exec(change_pct ?? "");
+  if (!m) return "--";
+  // The percent style multiplies by 100: hand it the same digits two places to the left, as text (exact).
+  const [, sign, whole, fraction = ""] = m;
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, "").padStart(fraction.length + 3, "0");
+  const cut = digits.length - fraction.length - 2;
+  return formatDecimal(`${sign}${digits.slice(0, cut)}.${digits.slice(cut)}`, locale, 2, 2, { style: "percent", signDisplay: "exceptZero" });
 }
 
 /** An exact price string for a locale, every decimal kept: "67012.5" → "67,012.5" (en) / "67.012,5" (de); else "--". */
