@@ -42,17 +42,26 @@ async function tapAt(page: Page, testId: string) {
   await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
 }
 
+/**
+ * On the page's own clock (installed, then paused), a withdrawal of zero tapped once: the
+ * server refuses it before anything else, so the form stays for the taps that follow. Answers
+ * the withdrawal POSTs seen from then on.
+ */
+async function firstTapOnWithdraw(page: Page): Promise<Request[]> {
+  await page.clock.install();
+  await withdrawalForm(page);
+  const posts = countWithdrawPosts(page);
+  await page.getByTestId("withdraw-amount").fill("0");
+  await page.clock.pauseAt(Date.now() + 60_000);
+  await tapAt(page, "withdraw-submit");
+  return posts;
+}
+
 test("a double tap on withdraw sends one request", async ({ page }) => {
   // The page's clock is the test's: the two taps are 120 ms apart in the page's time however
   // long a loaded machine takes to deliver them. (The withdraw button is also disabled while
   // its request runs; the next test is the one that only the 500 ms rule passes.)
-  await page.clock.install();
-  await withdrawalForm(page);
-  const posts = countWithdrawPosts(page);
-  // Zero: the server refuses it before anything else, so the form stays for the taps that follow.
-  await page.getByTestId("withdraw-amount").fill("0");
-  await page.clock.pauseAt(Date.now() + 60_000);
-  await tapAt(page, "withdraw-submit");
+  const posts = await firstTapOnWithdraw(page);
   await page.clock.runFor(120);
   await tapAt(page, "withdraw-submit");
   await expect(page.locator(".toast")).toBeVisible();
@@ -63,12 +72,7 @@ test("a double tap on withdraw sends one request", async ({ page }) => {
 test("a tap right after a quick refusal is ignored until 500 ms have passed; the refusal's toast lasts 3000 ms", async ({ page }) => {
   // The page's clock is the test's: the window and the toast are measured in the page's own
   // time, so a slow (loaded) server cannot make the second tap late.
-  await page.clock.install();
-  await withdrawalForm(page);
-  const posts = countWithdrawPosts(page);
-  await page.getByTestId("withdraw-amount").fill("0");
-  await page.clock.pauseAt(Date.now() + 60_000);
-  await tapAt(page, "withdraw-submit");
+  const posts = await firstTapOnWithdraw(page);
   // The refusal is back and the button is free again (nothing in flight)...
   const toast = page.locator(".toast");
   await expect(toast).toBeVisible();
