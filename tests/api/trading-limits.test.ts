@@ -21,8 +21,8 @@ async function price() {
   return (await call("/api/index/product", { id: PRODUCT })).data.price as string;
 }
 
-async function order(token: string, amount: string, opts: { key?: string; lang?: string } = {}) {
-  const body = { product_id: PRODUCT, direction: "up", amount, seconds: 60, quote_price: await price(), client_order_id: opts.key ?? rkey("o") };
+async function order(token: string, amount: string, opts: { key?: string; lang?: string; quote_price?: string } = {}) {
+  const body = { product_id: PRODUCT, direction: "up", amount, seconds: 60, quote_price: opts.quote_price ?? (await price()), client_order_id: opts.key ?? rkey("o") };
   return call("/api/order/addorder", body, { token, headers: opts.lang ? { lang: opts.lang } : {} });
 }
 
@@ -56,10 +56,12 @@ describe("limits are checked in the order's own batch", () => {
   it("a retried order that was placed answers as itself, not as over the limit", async () => {
     const u = await user(100);
     await setLimits(u.token, { daily_stake: "20" });
-    const key = rkey("retry");
-    const first = await order(u.token, "20", { key });
+    // A retry sends the very same request: the same key and the quote it was shown then (the
+    // price may have moved since; a different quote under the same key is another request).
+    const retry = { key: rkey("retry"), quote_price: await price() };
+    const first = await order(u.token, "20", retry);
     expect(first.code).toBe(1);
-    const again = await order(u.token, "20", { key });
+    const again = await order(u.token, "20", retry);
     expect(again.code).toBe(1);
     expect(again.data.id).toBe(first.data.id);
   });

@@ -59,11 +59,16 @@ describe("each fault answers 503 naming it", () => {
   it("a symbol whose feed stopped", async () => {
     const m = await market({ sort: 60 });
     const hub = hubStub(testEnv, m.symbol) as unknown as DurableObjectStub<QuoteHub>;
-    await hub.ensure({ symbol: m.symbol, feed_symbol: m.feed_symbol, start_price_e8: m.start_price_e8, tick_size_e8: m.tick_size_e8 });
-    // The hub on an exchange feed that never connects, its one tick a minute old.
+    // The hub on an exchange feed that never connects, its one tick a minute old. The feed is
+    // switched before the hub is configured: configured on the simulation, it could tick now
+    // (on a loaded machine, between two calls), and ticks only go forward.
     await runInDurableObject(hub, (instance) => {
-      const o = instance as unknown as { env: Env; prices: { ingest(t: FeedTick): unknown } };
+      const o = instance as unknown as { env: Env };
       o.env = { ...o.env, PRICE_FEED: "binance" };
+    });
+    await hub.ensure({ symbol: m.symbol, feed_symbol: m.feed_symbol, start_price_e8: m.start_price_e8, tick_size_e8: m.tick_size_e8 });
+    await runInDurableObject(hub, (instance) => {
+      const o = instance as unknown as { prices: { ingest(t: FeedTick): unknown } };
       o.prices.ingest({ symbol: m.symbol, ts_ms: Date.now() - 60_000, price_e8: 100e8, volume_e8: 1e8 });
     });
     const r = await ready();
