@@ -1,5 +1,5 @@
 import type { QuoteHubApi } from "../durable-objects/quotes/hub-api";
-import type { UserChannel } from "../durable-objects/user-channel/user-channel";
+import type { UserChannelApi } from "../durable-objects/user-channel/channel-api";
 import type { ServiceConversationApi, ServiceInboxApi } from "../durable-objects/service/conversation-api";
 import type { LogSequencerApi } from "../durable-objects/transparency/log-api";
 import type { QuoteRelayApi } from "../durable-objects/quotes/hub-api";
@@ -9,7 +9,7 @@ export interface Env {
   DB: D1Database;
   UPLOADS: R2Bucket;
   ASSETS: Fetcher;
-  USER_CHANNEL: DurableObjectNamespace<UserChannel>;
+  USER_CHANNEL: DurableObjectNamespace<UserChannelApi>;
   /** Typed by the hub's RPC surface, not its class: the class imports Env. */
   QUOTE_HUB: DurableObjectNamespace<QuoteHubApi>;
   /** Customer service: one object per conversation (sequencer and fan-out), one inbox for operators. */

@@ -5,8 +5,8 @@ import { findConversation, hashGuestToken, isMember, type Visitor } from "./doma
 import type { Env } from "./env";
 import { guestTokenFromCookie } from "./service-cookie";
 import { tokenFromCookie } from "./session-cookie";
-import { socketRefusal as json } from "./ws-answer";
-import { setSessionHeader } from "../durable-objects/page-sockets";
+import { socketRefusal as json } from "../durable-objects/page-socket-api";
+import { setSessionHeader } from "../durable-objects/page-socket-api";
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER } from "../durable-objects/service/conversation-api";
 import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../locales/languages";
 

@@ -3,7 +3,7 @@ import { getDb } from "../../worker/db/client";
 import { invocationDb, peakQueries } from "../../worker/db/limits";
 import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/orders";
 import type { Env } from "../../worker/env";
-import { socketRefusal } from "../../worker/ws-answer";
+import { socketRefusal } from "../page-socket-api";
 import { openPage } from "../page-sockets";
 import { ExposureLog } from "./exposure-log";
 import { feedKey, simRandom, simSeeds } from "./feed";
@@ -14,12 +14,13 @@ import { OrderRates } from "./order-rates";
 import { feedKind, walletOf } from "../../worker/mode";
 import { ordersAwaitingEntry, writeEntries } from "../../worker/domain/trades/orders";
 import { resolveSessionHash, touchLiveSessions } from "../../worker/domain/identity/session";
-import { pushNew } from "../../worker/push/send";
+import { pushNotices } from "../../worker/notices";
+import { userChannel } from "../user-channel/channel-api";
 import { notifyOwner, type Outcome } from "./notify";
 import { d1Market, OrderIntake } from "./order-intake";
 import { Prices } from "./prices";
 import { d1DueOrders, settleDue, type SettleRun } from "./settlement-loop";
-import { pokeLog } from "../../worker/transparency-log";
+import { pokeLog } from "../transparency/log-api";
 import { TICK_MS } from "./simulation";
 import { writeSimLog } from "./sim-log";
 import { openUpstream, UpstreamFeed } from "./upstream";
@@ -95,10 +96,6 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
   /** Read at each use: tests switch a hub to the exchange feed by replacing its env. */
   private get simulated(): boolean {
     return feedKind(this.env) === "simulation";
-  }
-
-  private channel(user_id: number) {
-    return this.env.USER_CHANNEL.get(this.env.USER_CHANNEL.idFromName(String(user_id)));
   }
 
   async ensure(config: HubConfig): Promise<void> {
@@ -270,7 +267,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
 
   private async settle(now: number): Promise<SettleRun> {
     if (!this.config) return { settled: 0, already: 0, more: false, oldest_delivery_at_ms: null };
-    const channel = (user_id: number) => this.channel(user_id);
+    const channel = (user_id: number) => userChannel(this.env, user_id);
     // The owners told of this run: their `orders_settled` notices (written at `now`) go to their devices after.
     const owners = new Set<number>();
     const notify = (user_id: number, outcomes: Outcome[]) => (owners.add(user_id), notifyOwner(channel, user_id, outcomes));
@@ -279,7 +276,7 @@ export class QuoteHub extends PageSocketObject implements QuoteHubApi {
     const run = await settleDue(deps, d1DueOrders(db), this.config.symbol, now);
     // The round's point: how many orders, and how long after its delivery the oldest was settled.
     if (run.settled > 0) recordMetric(this.env.METRICS, "settlement", { symbol: this.config.symbol, orders: run.settled, lag_ms: Date.now() - (run.oldest_delivery_at_ms ?? now) });
-    if (owners.size > 0) this.ctx.waitUntil(pushNew(this.env, db, [...owners], now));
+    if (owners.size > 0) this.ctx.waitUntil(pushNotices(this.env, db, [...owners], now));
     // Settled orders and their transfers are now in the log's inbox.
     if (run.settled > 0) this.pokeLogSoon();
     return run;

@@ -17,7 +17,7 @@
  */
 import { PageSocketObject } from "../page-socket-object";
 import type { Env } from "../../worker/env";
-import { socketRefusal } from "../../worker/ws-answer";
+import { socketRefusal } from "../page-socket-api";
 import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";

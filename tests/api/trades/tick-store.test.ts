@@ -15,7 +15,8 @@ import { hourEnd as hourEndOf, simParams } from "../../../durable-objects/quotes
 import { hex, sha256Hex, SIM_WALK, simPrices } from "../../../worker/domain/transparency/verify";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { TickStore, type Sql } from "../../../durable-objects/quotes/tick-store";
+import type { Sql } from "../../../durable-objects/quotes/sql";
+import { TickStore } from "../../../durable-objects/quotes/tick-store";
 import { NO_EXPOSURE, withOrder } from "../../../worker/domain/trades/exposure";
 import { testEnv } from "../helpers";
 

@@ -10,7 +10,7 @@ import { grantDemoMoney } from "../../../worker/domain/ledger/demo";
 import { decide, writeSettlements } from "../../../worker/domain/trades/orders";
 import { decodeEntryBundle, entriesPath, TILE_WIDTH, tilePath, tileWidth } from "../../../worker/domain/transparency/tiles";
 import { b64decode, canonicalJson, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { call, db, newUser, page, testEnv } from "../helpers";
 import { fundedUser, operatorToken } from "../money/helpers";
 import { entered, market, price, USDT } from "../trades/market-helpers";

@@ -12,7 +12,7 @@ import { orders } from "../../../worker/db/schema";
 import { decide, writeSettlements } from "../../../worker/domain/trades/orders";
 import { auditSimulation, decodeEntryBundle, entriesPath, sha256Hex, simPrices, TILE_WIDTH } from "../../../worker/domain/transparency/verify";
 import { hubStub } from "../../../worker/quotes";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { call, db, page, testEnv } from "../helpers";
 import { entered, market, price, user, USDT } from "../trades/market-helpers";
 

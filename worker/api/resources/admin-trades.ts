@@ -10,7 +10,7 @@ import { orders } from "../../db/schema";
 import { getProduct, listProducts } from "../../domain/trades/orders";
 import { saveProduct } from "../../domain/trades/products";
 import { formatPriceE8, parsePriceE8 } from "../../domain/money/units";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, int, optionalText, text } from "../fields";
 import { usdt } from "../present";

@@ -5,7 +5,7 @@ import { getBankAccount, type BankAccount } from "../../domain/deposits/bank-acc
 import { userDepositAddress } from "../../domain/deposits/address-book";
 import { listChannels } from "../../domain/deposits/channels";
 import { resolveSessionWith } from "../../domain/identity/session";
-import { tokenFrom } from "../../middleware/auth";
+import { tokenFrom } from "../middleware/auth";
 import { userChannelOut, usdt } from "../present";
 import { translate } from "../../i18n";
 import { formatAmount, formatPercentText } from "../../domain/money/units";

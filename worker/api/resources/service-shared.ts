@@ -7,7 +7,7 @@ import { messageView, peerProgress, unreadFor, type MessageRow, type SendResult 
 import { CLIENT_MESSAGE_ID_RE, checkText, clampLimit, MAX_TEXT_CHARS, type Side } from "../../domain/service/rules";
 import type { LocaleKey } from "../../../locales/languages";
 import { translate } from "../../i18n";
-import { tokenFrom } from "../../middleware/auth";
+import { tokenFrom } from "../middleware/auth";
 import { guestTokenFromCookie } from "../../service-cookie";
 import { ApiError } from "../envelope";
 import { id } from "../fields";

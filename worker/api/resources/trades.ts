@@ -7,7 +7,7 @@ import { z } from "zod";
 import { breakEvenWinRateBp, winnings } from "../../domain/trades/settlement";
 import { formatPriceE8, parsePriceE8 } from "../../domain/money/units";
 import { getProduct, getUserOrder, listProducts, listUserOrders, orderFee, type Duration, type Order, type ProductWithDurations } from "../../domain/trades/orders";
-import { requireUser, tokenFrom } from "../../middleware/auth";
+import { requireUser, tokenFrom } from "../middleware/auth";
 import { hashSessionToken } from "../../domain/identity/session";
 import { limiterNetworkOf } from "../../domain/identity/client";
 import { hubConfigForProduct, hubFor, hubStub } from "../../quotes";

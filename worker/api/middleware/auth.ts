@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { ApiError } from "../api/envelope";
-import type { AppEnv } from "../api/types";
-import type { Operator } from "../domain/identity/operators";
-import { resolveSessionWith, type SessionKind } from "../domain/identity/session";
-import type { User } from "../domain/identity/users";
+import { ApiError } from "../envelope";
+import type { AppEnv } from "../types";
+import type { Operator } from "../../domain/identity/operators";
+import { resolveSessionWith, type SessionKind } from "../../domain/identity/session";
+import type { User } from "../../domain/identity/users";
 
 /** The session token: the product's `token` header, or `Authorization: Bearer <token>`. */
 export function tokenFrom(headers: { get(name: string): string | null }): string | null {
