@@ -67,7 +67,7 @@ export interface Env {
   APP_ENV: string;
   /**
    * Secret (`wrangler secret put CARD_KEY`): 32 random bytes, base64, sealing bank card numbers
-   * (worker/domain/binding/card-crypto.ts). Required in production; elsewhere a public
+   * (worker/domain/crypto/sealing.ts). Required in production; elsewhere a public
    * development key stands in.
    */
   CARD_KEY?: string;

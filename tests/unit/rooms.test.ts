@@ -101,7 +101,7 @@ const WORKER_MAY_IMPORT = [/^durable-objects\/protocol\.ts$/, /^durable-objects\
  * reaches a profile's verified contact while contact checks send one-time codes; a market's
  * save proposes terms while opening terms rewrites the market. Shrink this list; never grow it.
  */
-const TWO_WAY_FOLDERS = ["worker/domain/identity <-> worker/domain/profiles", "worker/domain/terms <-> worker/domain/trades", "worker/domain/binding <-> worker/domain/identity"];
+const TWO_WAY_FOLDERS = ["worker/domain/identity <-> worker/domain/profiles", "worker/domain/terms <-> worker/domain/trades"];
 
 /**
  * The pairs of sibling folders (inside one room: worker/api and worker/domain, say, not worker/

@@ -3,7 +3,7 @@ import { desc, eq, inArray, like, or } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { operators, users } from "../../db/schema";
-import { cardKeysFor } from "../../domain/binding/card-crypto";
+import { cardKeysFor } from "../../domain/crypto/sealing";
 import { approveAdjustment, listAdjustments, proposeAdjustment, rejectAdjustment } from "../../domain/adjustments/adjustments";
 import { getBankAccount, setBankAccount } from "../../domain/deposits/bank-account";
 import { addressOwners } from "../../domain/deposits/address-book";

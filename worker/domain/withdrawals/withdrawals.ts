@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bank_cards, users, wallets, withdrawal_rules, withdrawals } from "../../db/schema";
 import { auditInsert } from "../audit/log";
-import { openCard, sealCard, type CardKeys } from "../binding/card-crypto";
+import { openCard, sealCard, type CardKeys } from "../crypto/sealing";
 import { maskCardLast4 } from "../binding/validate";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
@@ -68,7 +68,7 @@ export type RequestWithdrawal = {
   wallet_id: number | null;
   bank_id: number | null;
   request_key: string;
-  /** Card keys (binding/card-crypto.ts): a bank withdrawal opens the card and seals its payout details. */
+  /** Card keys (crypto/sealing.ts): a bank withdrawal opens the card and seals its payout details. */
   card_keys: CardKeys | null;
   /** The channel's terms version the form showed (its fee and minimum); absent: the terms in force. */
   terms_version?: number;
