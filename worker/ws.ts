@@ -3,7 +3,7 @@ import { resolveSession } from "./domain/identity/session";
 import type { Env } from "./env";
 import { tokenFromCookie } from "./session-cookie";
 import { hubFor, symbolKey } from "./quotes";
-import { listProducts } from "./domain/trades/orders";
+import { listProducts } from "./domain/trades/products";
 import { socketRefusal, withSession } from "../durable-objects/page-socket-api";
 import { userChannel } from "../durable-objects/user-channel/channel-api";
 import { serviceSocket } from "./service-sockets";

@@ -1,7 +1,7 @@
 import { PageSocketObject } from "../page-socket-object";
 import { getDb } from "../../worker/db/client";
 import { invocationDb, peakQueries } from "../../worker/db/limits";
-import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/orders";
+import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/order-check";
 import type { Env } from "../../worker/env";
 import { socketRefusal } from "../page-socket-api";
 import { openPage } from "../page-sockets";
@@ -12,7 +12,7 @@ import { SessionCache } from "./session-cache";
 import { PendingEntries } from "./entries";
 import { OrderRates } from "./order-rates";
 import { feedKind, walletOf } from "../../worker/mode";
-import { ordersAwaitingEntry, writeEntries } from "../../worker/domain/trades/orders";
+import { ordersAwaitingEntry, writeEntries } from "../../worker/domain/trades/entry-writes";
 import { resolveSessionHash, touchLiveSessions } from "../../worker/domain/identity/session";
 import { pushNotices } from "../../worker/notices";
 import { userChannel } from "../user-channel/channel-api";

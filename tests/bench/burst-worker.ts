@@ -13,7 +13,9 @@
  * before the app's own server starts on that state.
  */
 import { getDb } from "../../worker/db/client";
-import { placeOrder, writeEntries, type PlaceOrder } from "../../worker/domain/trades/orders";
+import { placeOrder } from "../../worker/domain/trades/order-writes";
+import { writeEntries } from "../../worker/domain/trades/entry-writes";
+import type { PlaceOrder } from "../../worker/domain/trades/order-check";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { Env } from "../../worker/env";
 

@@ -178,3 +178,22 @@ describe("arrows one way in worker/ and durable-objects/", () => {
     expect(twoWayFolders(graph)).toEqual(expect.arrayContaining(TWO_WAY_FOLDERS));
   });
 });
+
+describe("one home for each cross-cutting rule", () => {
+  /** Lines of the Worker's and the objects' code (not under `home`) that match `pattern`, as "file: line". */
+  function outside(home: string, pattern: RegExp): string[] {
+    return ["worker", "durable-objects"].flatMap((room) =>
+      sources(join(ROOT, room))
+        .map((f) => relative(ROOT, f))
+        .filter((f) => !f.startsWith(home))
+        .flatMap((f) => readFileSync(join(ROOT, f), "utf8").split("\n").filter((line) => pattern.test(line)).map((line) => `${f}: ${line.trim()}`)),
+    );
+  }
+
+  it("every write of the ledger's tables is in worker/domain/ledger/", () => {
+    const writes = /INSERT INTO ledger_|UPDATE ledger_|DELETE FROM ledger_|\.(insert|update|delete)\(ledger_/;
+    expect(outside("worker/domain/ledger/", writes)).toEqual([]);
+    // Not blind: the ledger's own writes are seen.
+    expect(readFileSync(join(ROOT, "worker/domain/ledger/transfer.ts"), "utf8")).toMatch(writes);
+  });
+});

@@ -7,7 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../../worker/db/schema";
 import { grantDemoMoney } from "../../../worker/domain/ledger/demo";
-import { decide, writeSettlements } from "../../../worker/domain/trades/orders";
+import { decide, writeSettlements } from "../../../worker/domain/trades/settlement-writes";
 import { decodeEntryBundle, entriesPath, TILE_WIDTH, tilePath, tileWidth } from "../../../worker/domain/transparency/tiles";
 import { b64decode, canonicalJson, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
 import { logSequencer } from "../../../durable-objects/transparency/log-api";

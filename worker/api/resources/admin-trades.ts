@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { eq, sql } from "drizzle-orm";
 import { orders } from "../../db/schema";
-import { getProduct, listProducts } from "../../domain/trades/orders";
+import { getProduct, listProducts } from "../../domain/trades/products";
 import { saveProduct } from "../../domain/trades/products";
 import { formatPriceE8, parsePriceE8 } from "../../domain/money/units";
 import { requireOperator } from "../middleware/auth";
