@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
-import { order_ticks, orders } from "../../db/schema";
+import { orders } from "../../db/schema";
 import { tradeAccounts } from "../ledger/accounts";
 import { classifyMoneyError, transferSetStatements, type Transfer } from "../ledger/transfer";
 import { settledNotices } from "../notifications/settled";
