@@ -90,7 +90,7 @@ export interface Env {
   VAPID_SUBJECT?: string;
   /** "1": a test deployment whose earn clock `/api/test/clock` may move forward (worker/clock.ts; never in production). */
   TEST_CLOCK?: string;
-  /** Quote sockets one QuoteHub accepts before it answers 503 (default and ceiling 30,000; durable-objects/quotes/quote-hub.ts). */
+  /** Quote sockets one QuoteHub accepts before it answers 503 (default and ceiling 30,000; durable-objects/quotes/sockets.ts). */
   QUOTE_SOCKETS_MAX?: string;
   /** Workers Analytics Engine: every metric point, written through worker/observability/metrics.ts. */
   METRICS?: AnalyticsEngineDataset;

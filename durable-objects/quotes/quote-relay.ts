@@ -21,7 +21,7 @@ import { socketRefusal } from "../page-socket-api";
 import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
-import { quoteSocketCap } from "./quote-hub";
+import { quoteSocketCap } from "./sockets";
 import { logError, underRequest, asInvocation } from "../../worker/observability/log";
 
 /** A held quote block younger than this greets new pages without asking the hub. */
