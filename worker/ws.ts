@@ -33,7 +33,7 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
 
   if (url.pathname === "/ws/user") {
     const token = await tokenFromCookie(request.headers.get("cookie"));
-    const session = await resolveSession(getDb(env.DB), "user", token, Date.now());
+    const session = await resolveSession(getDb(env.DB), "user", { token }, Date.now());
     if (session.status !== "ok") return json(request, 401, "errors.unauthorized");
     return userChannel(env, session.subject_id).fetch(withSession(request, session.token_hash));
   }

@@ -16,7 +16,7 @@
  * kept (`version`), so a session ended during the read is read again next time.
  */
 import type { Db } from "../../worker/db/client";
-import { resolveSessionHash, touchLiveSessions } from "../../worker/domain/identity/session";
+import { resolveSession, touchLiveSessions } from "../../worker/domain/identity/session";
 import { logError } from "../../worker/observability/log";
 
 export type SessionLookup =
@@ -24,7 +24,7 @@ export type SessionLookup =
   | { status: "missing" | "expired" | "revoked" };
 
 export type SessionSource = {
-  /** One session by its token hash, touched if due (resolveSessionHash). */
+  /** One session by its token hash, touched if due (resolveSession, the one resolver). */
   read(token_hash: string, now_ms: number): Promise<SessionLookup>;
   /** The live ones among these, touched (touchLiveSessions). */
   recheck(token_hashes: readonly string[], now_ms: number): Promise<Map<string, { subject_id: number; expires_at_ms: number }>>;
@@ -33,7 +33,7 @@ export type SessionSource = {
 /** User sessions in D1; `db` gives a fresh counted view per use. */
 export function d1Sessions(db: () => Db): SessionSource {
   return {
-    read: (token_hash, now_ms) => resolveSessionHash(db(), "user", token_hash, now_ms),
+    read: (token_hash, now_ms) => resolveSession(db(), "user", { token_hash }, now_ms),
     recheck: (token_hashes, now_ms) => touchLiveSessions(db(), "user", token_hashes, now_ms),
   };
 }

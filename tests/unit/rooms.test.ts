@@ -13,6 +13,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import * as sessionModule from "../../worker/domain/identity/session";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -195,5 +196,11 @@ describe("one home for each cross-cutting rule", () => {
     expect(outside("worker/domain/ledger/", writes)).toEqual([]);
     // Not blind: the ledger's own writes are seen.
     expect(readFileSync(join(ROOT, "worker/domain/ledger/transfer.ts"), "utf8")).toMatch(writes);
+  });
+
+  it("one session resolver: every way in resolves a session through resolveSession", () => {
+    expect(Object.keys(sessionModule).filter((name) => /^resolve/i.test(name))).toEqual(["resolveSession"]);
+    const ways_in = ["worker/api/middleware/auth.ts", "worker/ws.ts", "worker/service-sockets.ts", "worker/files.ts", "durable-objects/quotes/session-cache.ts"];
+    expect(ways_in.filter((f) => !readFileSync(join(ROOT, f), "utf8").includes("resolveSession("))).toEqual([]);
   });
 });
