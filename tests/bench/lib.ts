@@ -7,6 +7,7 @@ import { cpSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { bin, quietEnv } from "../../scripts/lib";
+import { migrationsApply } from "../../scripts/migrations";
 
 // ---------------------------------------------------------------- statistics
 
@@ -227,7 +228,7 @@ export async function prepareState(stateDir: string, opts: { build?: boolean } =
     await runQuiet(bin("remix"), ["build"]);
     built = true;
   }
-  await runQuiet(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  await runQuiet(bin("wrangler"), migrationsApply({ local: stateDir }));
   await runQuiet(bin("tsx"), ["scripts/seed.ts", "--persist-to", stateDir]);
 }
 

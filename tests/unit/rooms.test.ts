@@ -203,4 +203,14 @@ describe("one home for each cross-cutting rule", () => {
     const ways_in = ["worker/api/middleware/auth.ts", "worker/ws.ts", "worker/service-sockets.ts", "worker/files.ts", "durable-objects/quotes/session-cache.ts"];
     expect(ways_in.filter((f) => !readFileSync(join(ROOT, f), "utf8").includes("resolveSession("))).toEqual([]);
   });
+
+  it("one migration runner: wrangler's apply is written only in scripts/migrations.ts (migrationsApply), workerd's only in tests/api/setup.ts", () => {
+    // (This file names the patterns, so it is not searched.)
+    const files = ["scripts", "tests"].flatMap((room) => sources(join(ROOT, room))).map((f) => relative(ROOT, f)).filter((f) => f !== relative(ROOT, __filename));
+    const text = (f: string) => readFileSync(join(ROOT, f), "utf8");
+    expect(files.filter((f) => f !== "scripts/migrations.ts" && /"migrations",\s*"apply"|migrations apply/.test(text(f)))).toEqual([]);
+    expect(files.filter((f) => f !== "tests/api/setup.ts" && /applyD1Migrations\(/.test(text(f)))).toEqual([]);
+    expect(text("scripts/lib.ts")).toContain("migrationsApply(");
+    expect(text("tests/bench/lib.ts")).toContain("migrationsApply(");
+  });
 });
