@@ -213,4 +213,15 @@ describe("one home for each cross-cutting rule", () => {
     expect(text("scripts/lib.ts")).toContain("migrationsApply(");
     expect(text("tests/bench/lib.ts")).toContain("migrationsApply(");
   });
+
+  it("the money settings' keys and defaults are written once, in worker/domain/money/settings.ts", () => {
+    const keys = /"(deposits\.four_eyes_micro|promotions\.four_eyes_micro|binding\.wait_hours)"/;
+    const files = ["worker", "durable-objects", "app", "scripts"].flatMap((room) => sources(join(ROOT, room))).map((f) => relative(ROOT, f));
+    const text = (f: string) => readFileSync(join(ROOT, f), "utf8");
+    expect(files.filter((f) => f !== "worker/domain/money/settings.ts" && keys.test(text(f)))).toEqual([]);
+    // The seed opens the withdrawal channels with the module's terms, and an unset channel reads as its default.
+    expect(text("scripts/seed-demo.ts")).toMatch(/setRule\(db, null, "trc20", SEEDED_WITHDRAWAL_RULES\.trc20/);
+    expect(text("worker/domain/withdrawals/withdrawals.ts")).toContain("WITHDRAWAL_RULE_UNSET");
+    expect(text("worker/domain/money/settings.ts")).toMatch(keys);
+  });
 });

@@ -16,7 +16,8 @@ import { getFourEyesThreshold, getSoloLimits, setFourEyesThreshold, WAIT_REASONS
 import { userBalances } from "../../domain/ledger/balances";
 import { checkLedger } from "../../domain/ledger/check";
 import { userStatement } from "../../domain/ledger/statement";
-import { BINDING_WAIT_MAX_HOURS, BINDING_WAIT_MIN_HOURS, getBindingWaitHours, setBindingWaitHours } from "../../domain/binding/waiting";
+import { getBindingWaitHours, setBindingWaitHours } from "../../domain/binding/waiting";
+import { BINDING_WAIT_MAX_HOURS, BINDING_WAIT_MIN_HOURS } from "../../domain/money/settings";
 import { activeExclusion } from "../../domain/limits/limits";
 import { getRules, listWithdrawalsByStatus, payoutDetailsFor, payWithdrawal, rejectWithdrawal, setRule } from "../../domain/withdrawals/withdrawals";
 import { requireOperator } from "../middleware/auth";

@@ -8,6 +8,7 @@ import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
 import { postTransfers, type MoneyFailure, type PostResult, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
+import { WITHDRAWAL_RULE_UNSET } from "../money/settings";
 import { quoteWithdrawal, type Quote, type WithdrawalRule } from "./fees";
 import { sameWithdrawalTerms, withdrawalTermsOutOfBounds, type OutOfBounds, type WithdrawalTerms } from "../terms/bounds";
 import { proposeTerms } from "../terms/proposals";
@@ -25,7 +26,7 @@ export async function getRules(db: Db): Promise<Record<Channel, RuleInForce>> {
     const r = rows.find((x) => x.channel === channel);
     return r
       ? { fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount_micro: r.min_amount_micro, enabled: r.enabled === 1, terms_version: r.terms_version }
-      : { fee_fixed_micro: 0, fee_rate_bp: 0, min_amount_micro: 1, enabled: false, terms_version: 0 };
+      : { ...WITHDRAWAL_RULE_UNSET };
   };
   return { trc20: of("trc20"), bank: of("bank") };
 }
