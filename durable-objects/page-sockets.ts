@@ -4,6 +4,7 @@
  * close handshake. The Worker authenticates an upgrade before it reaches an object.
  */
 import { encode, PAGE_FRAME_MAX, parseClientMessage, refusalClose, SESSION_ENDED_CLOSE, type ClientMessage, type ServerMessage } from "./protocol";
+import { SESSION_HEADER, type EndedSessions } from "./page-socket-api";
 
 export type PageSocket = Pick<WebSocket, "send" | "close">;
 
@@ -63,26 +64,6 @@ export function closeBack(ws: PageSocket, code: number) {
   ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
 }
 
-/**
- * The session a page's socket was opened under (its token's hash), in a header only the Worker
- * sets (it replaces the client's), so the socket can be closed when that session ends
- * (decision 119).
- */
-export const SESSION_HEADER = "x-page-session";
-
-/** Names the session an upgrade opens under (or none), replacing whatever the client sent. */
-export function setSessionHeader(headers: Headers, token_hash: string | null): void {
-  headers.delete(SESSION_HEADER);
-  if (token_hash) headers.set(SESSION_HEADER, token_hash);
-}
-
-/** The upgrade as the object gets it, naming the session it opens under. */
-export function withSession(request: Request, token_hash: string | null): Request {
-  const headers = new Headers(request.headers);
-  setSessionHeader(headers, token_hash);
-  return new Request(request, { headers });
-}
-
 const sessionTag = (token_hash: string) => `session:${token_hash}`;
 
 /** The tags of a socket opened by `request`: its session's, when the Worker named one. */
@@ -90,9 +71,6 @@ export function sessionTags(request: Request): string[] {
   const token_hash = request.headers.get(SESSION_HEADER);
   return token_hash && /^[0-9a-f]{64}$/.test(token_hash) ? [sessionTag(token_hash)] : [];
 }
-
-/** Which of a user's sessions ended: one, all but the one that asked, or all of them. */
-export type EndedSessions = { token_hash: string } | { all_but: string } | { all: true };
 
 /**
  * Closes, among `sockets`, those opened under the ended sessions (4401: the page stops

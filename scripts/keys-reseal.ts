@@ -3,7 +3,7 @@
  * with an older card key (bank card numbers and their fingerprints, payout details, users' and
  * operators' authenticator keys) to the ring's newest key, in batches of N rows (default 100),
  * printing counts as it goes; `--dry-run` only counts what it would move, by key. Worker code does
- * the work (worker/domain/binding/reseal.ts); this opens the D1 through the scripts' platform
+ * the work (worker/domain/crypto/reseal.ts); this opens the D1 through the scripts' platform
  * proxy (scripts/platform.wrangler.toml).
  *
  * The keyring comes from this shell's environment, exactly as the Worker reads its secrets:
@@ -14,8 +14,8 @@
  */
 import { parseArgs } from "node:util";
 import { getPlatformProxy } from "wrangler";
-import { cardKeysFor } from "../worker/domain/binding/card-crypto";
-import { resealAll, RESEAL_BATCH_ROWS, type ResealReport } from "../worker/domain/binding/reseal";
+import { cardKeysFor } from "../worker/domain/crypto/sealing";
+import { resealAll, RESEAL_BATCH_ROWS, type ResealReport } from "../worker/domain/crypto/reseal";
 import type { Env } from "../worker/env";
 import { PLATFORM_CONFIG } from "./lib";
 

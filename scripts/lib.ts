@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { migrationsApply } from "./migrations";
 
 /** Local runs never phone home (no metrics, no network look-ups). */
 export const quietEnv = {
@@ -63,7 +64,7 @@ export function runQuietly(cmd: string, args: string[], env: NodeJS.ProcessEnv =
  */
 export async function prepare(persistTo: string, opts: { build?: boolean } = {}) {
   if (opts.build !== false) await buildApp();
-  await run(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo]);
+  await run(bin("wrangler"), migrationsApply({ local: persistTo }));
   await run(bin("tsx"), ["scripts/seed.ts", "--persist-to", persistTo]);
 }
 

@@ -25,6 +25,7 @@ import { parseArgs } from "node:util";
 import { getPlatformProxy } from "wrangler";
 import type { D1Database } from "@cloudflare/workers-types";
 import { bin, PLATFORM_CONFIG, prepare, quietEnv, run } from "./lib";
+import { migrationsList } from "./migrations";
 import { DEMO } from "./seed-demo";
 import { demoOperatorCode, demoOperatorLogin, type DemoOperator } from "./demo-operators";
 import { publicKeyOf, verifierKey } from "../worker/domain/transparency/note";
@@ -255,7 +256,7 @@ const ledgerOk = await capture(bin("tsx"), ["scripts/ledger-check.ts", "--persis
   (out) => (console.log(out.trim().replace(/^/gm, "  ")), true),
   (err: Error) => (console.log(err.message), false),
 );
-const pending = await capture(bin("wrangler"), ["d1", "migrations", "list", "DB", "--local", "--persist-to", B]).catch((err: Error) => err.message);
+const pending = await capture(bin("wrangler"), migrationsList({ local: B })).catch((err: Error) => err.message);
 const names = [...new Set([...a.keys(), ...b.keys()])].sort();
 const differ = names.filter((n) => a.get(n)?.rows !== b.get(n)?.rows || a.get(n)?.hash !== b.get(n)?.hash);
 const rowsA = [...a.values()].reduce((s, t) => s + t.rows, 0);

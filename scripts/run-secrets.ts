@@ -10,7 +10,7 @@
  * still appears there, so the list cannot quietly go stale).
  */
 import { DEMO_OPERATORS } from "./demo-operators";
-import { DEV_CARD_KEY } from "../worker/domain/binding/card-crypto";
+import { DEV_CARD_KEY } from "../worker/domain/crypto/sealing";
 
 export type RunSecret = { kind: string; value: string; source: string };
 
@@ -23,8 +23,8 @@ export const RUN_SECRETS: readonly RunSecret[] = [
   { kind: "demo operator's authenticator key", value: DEMO_OPERATORS.operator.totp_key, source: "scripts/demo-operators.ts" },
   { kind: "demo auditor's password", value: DEMO_OPERATORS.auditor.password, source: "scripts/demo-operators.ts" },
   { kind: "demo auditor's authenticator key", value: DEMO_OPERATORS.auditor.totp_key, source: "scripts/demo-operators.ts" },
-  { kind: "development CARD_KEY", value: DEV_CARD_KEY, source: "worker/domain/binding/card-crypto.ts" },
-  { kind: "development CARD_KEY (its text)", value: atob(DEV_CARD_KEY), source: "worker/domain/binding/card-crypto.ts" },
+  { kind: "development CARD_KEY", value: DEV_CARD_KEY, source: "worker/domain/crypto/sealing.ts" },
+  { kind: "development CARD_KEY (its text)", value: atob(DEV_CARD_KEY), source: "worker/domain/crypto/sealing.ts" },
   { kind: "test card number", value: "6222021234567894", source: "tests/api/money/helpers.ts" },
   { kind: "test card number", value: "4111111111111111", source: "tests/unit/binding/card-crypto.test.ts" },
   { kind: "API tests' user password", value: "secret123", source: "tests/api/helpers.ts" },

@@ -17,6 +17,7 @@ import { listChannels } from "../worker/domain/deposits/channels";
 import { submitDeposit } from "../worker/domain/deposits/deposits";
 import { storeUpload } from "../worker/domain/uploads/store";
 import { getRules, setRule } from "../worker/domain/withdrawals/withdrawals";
+import { SEEDED_WITHDRAWAL_RULES } from "../worker/domain/money/settings";
 import { deposit_channels, deposits, products } from "../worker/db/schema";
 import { saveProduct } from "../worker/domain/trades/products";
 import { listMinerPlans, listPoolProducts, saveMinerPlan, savePoolProduct } from "../worker/domain/earn/products";
@@ -101,8 +102,8 @@ async function seedMoney(db: Db, bucket: R2Bucket, now_ms: number): Promise<stri
     done.push("bank account");
   }
   const rules = await getRules(db);
-  if (!rules.trc20.enabled) await setRule(db, null, "trc20", { fee_fixed_micro: 1 * USDT, fee_rate_bp: 0, min_amount_micro: 10 * USDT, enabled: true }, "demo seed", now_ms);
-  if (!rules.bank.enabled) await setRule(db, null, "bank", { fee_fixed_micro: 0, fee_rate_bp: 50, min_amount_micro: 50 * USDT, enabled: true }, "demo seed", now_ms);
+  if (!rules.trc20.enabled) await setRule(db, null, "trc20", SEEDED_WITHDRAWAL_RULES.trc20, "demo seed", now_ms);
+  if (!rules.bank.enabled) await setRule(db, null, "bank", SEEDED_WITHDRAWAL_RULES.bank, "demo seed", now_ms);
   done.push(...(await seedOpeningDeposits(db, bucket, now_ms)));
   return done;
 }

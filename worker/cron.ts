@@ -20,7 +20,7 @@ import { recordMetric } from "./observability/metrics";
 import { logBacklog, settlementBacklog } from "./observability/readiness";
 import { THRESHOLDS } from "./observability/thresholds";
 import { sweepOverdueOrders } from "./sweep";
-import { logSequencer, logWorksAlone } from "./transparency-log";
+import { logSequencer, logWorksAlone } from "../durable-objects/transparency/log-api";
 import { pruneIfDue } from "./domain/retention/prune";
 
 export type CronJob = {

@@ -1,5 +1,5 @@
 import type { QuoteHubApi } from "../durable-objects/quotes/hub-api";
-import type { UserChannel } from "../durable-objects/user-channel/user-channel";
+import type { UserChannelApi } from "../durable-objects/user-channel/channel-api";
 import type { ServiceConversationApi, ServiceInboxApi } from "../durable-objects/service/conversation-api";
 import type { LogSequencerApi } from "../durable-objects/transparency/log-api";
 import type { QuoteRelayApi } from "../durable-objects/quotes/hub-api";
@@ -9,7 +9,7 @@ export interface Env {
   DB: D1Database;
   UPLOADS: R2Bucket;
   ASSETS: Fetcher;
-  USER_CHANNEL: DurableObjectNamespace<UserChannel>;
+  USER_CHANNEL: DurableObjectNamespace<UserChannelApi>;
   /** Typed by the hub's RPC surface, not its class: the class imports Env. */
   QUOTE_HUB: DurableObjectNamespace<QuoteHubApi>;
   /** Customer service: one object per conversation (sequencer and fan-out), one inbox for operators. */
@@ -67,7 +67,7 @@ export interface Env {
   APP_ENV: string;
   /**
    * Secret (`wrangler secret put CARD_KEY`): 32 random bytes, base64, sealing bank card numbers
-   * (worker/domain/binding/card-crypto.ts). Required in production; elsewhere a public
+   * (worker/domain/crypto/sealing.ts). Required in production; elsewhere a public
    * development key stands in.
    */
   CARD_KEY?: string;
@@ -90,7 +90,7 @@ export interface Env {
   VAPID_SUBJECT?: string;
   /** "1": a test deployment whose earn clock `/api/test/clock` may move forward (worker/clock.ts; never in production). */
   TEST_CLOCK?: string;
-  /** Quote sockets one QuoteHub accepts before it answers 503 (default and ceiling 30,000; durable-objects/quotes/quote-hub.ts). */
+  /** Quote sockets one QuoteHub accepts before it answers 503 (default and ceiling 30,000; durable-objects/quotes/sockets.ts). */
   QUOTE_SOCKETS_MAX?: string;
   /** Workers Analytics Engine: every metric point, written through worker/observability/metrics.ts. */
   METRICS?: AnalyticsEngineDataset;

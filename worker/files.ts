@@ -3,7 +3,7 @@ import { findConversation, hashGuestToken, isMember } from "./domain/service/con
 import { conversationOfUpload } from "./domain/service/messages";
 import { guestTokenFromCookie } from "./service-cookie";
 import { actingOperator } from "./domain/identity/operators";
-import { resolveSession, resolveSessionWith } from "./domain/identity/session";
+import { resolveSession } from "./domain/identity/session";
 import { findUpload } from "./domain/uploads/store";
 import type { Env } from "./env";
 import { tokenFromCookie } from "./session-cookie";
@@ -22,9 +22,9 @@ export async function serveFile(request: Request, env: Env): Promise<Response> {
   if (!upload) return notFound();
   const now_ms = Date.now();
   const cookie = request.headers.get("cookie");
-  const operator = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), now_ms);
+  const operator = await resolveSession(db, "operator", { token: await tokenFromCookie(cookie, "operator") }, now_ms);
   const isOperator = actingOperator(operator) !== null;
-  const user = isOperator ? null : await resolveSession(db, "user", await tokenFromCookie(cookie, "user"), now_ms);
+  const user = isOperator ? null : await resolveSession(db, "user", { token: await tokenFromCookie(cookie, "user") }, now_ms);
   const allowed = isOperator || (user?.status === "ok" && user.subject_id === upload.user_id) || (await chatMember(db, id, user?.status === "ok" ? user.subject_id : null, cookie));
   if (!allowed) return notFound();
   const object = await env.UPLOADS.get(upload.r2_key);

@@ -1,6 +1,6 @@
 import { appEnvOf } from "./app-env";
 import type { Wallet } from "./domain/ledger/accounts";
-import { feedUrlAllowed } from "./domain/trades/upstream-url";
+import { feedUrlAllowed } from "./domain/quotes/upstream-url";
 
 export { APP_ENVS, appEnvOf, isLocalRun, type AppEnvName } from "./app-env";
 import type { Env } from "./env";

@@ -1,5 +1,5 @@
 import type { HubConfig } from "../durable-objects/quotes/hub-api";
-import type { Product } from "./domain/trades/orders";
+import type { Product } from "./domain/trades/products";
 import type { Env } from "./env";
 import type { Db } from "./db/client";
 import { products } from "./db/schema";

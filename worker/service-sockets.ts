@@ -1,12 +1,12 @@
 import { getDb } from "./db/client";
 import { actingOperator } from "./domain/identity/operators";
-import { resolveSessionWith } from "./domain/identity/session";
+import { resolveSession } from "./domain/identity/session";
 import { findConversation, hashGuestToken, isMember, type Visitor } from "./domain/service/conversations";
 import type { Env } from "./env";
 import { guestTokenFromCookie } from "./service-cookie";
 import { tokenFromCookie } from "./session-cookie";
-import { socketRefusal as json } from "./ws-answer";
-import { setSessionHeader } from "../durable-objects/page-sockets";
+import { socketRefusal as json } from "../durable-objects/page-socket-api";
+import { setSessionHeader } from "../durable-objects/page-socket-api";
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER } from "../durable-objects/service/conversation-api";
 import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../locales/languages";
 
@@ -48,14 +48,14 @@ export async function serviceSocket(request: Request, env: Env, url: URL): Promi
 
 /** The enabled operator the cookie's session belongs to, if any. */
 async function operatorOf(db: ReturnType<typeof getDb>, cookie: string | null): Promise<{ id: number; account: string } | null> {
-  const session = await resolveSessionWith(db, "operator", await tokenFromCookie(cookie, "operator"), Date.now());
+  const session = await resolveSession(db, "operator", { token: await tokenFromCookie(cookie, "operator") }, Date.now());
   const operator = actingOperator(session);
   return operator ? { id: operator.id, account: operator.account } : null;
 }
 
 /** The user's session cookie first (with its session), then the guest cookie. */
 async function visitorFromCookies(db: ReturnType<typeof getDb>, cookie: string | null): Promise<{ visitor: Visitor; token_hash: string | null } | null> {
-  const session = await resolveSessionWith(db, "user", await tokenFromCookie(cookie, "user"), Date.now());
+  const session = await resolveSession(db, "user", { token: await tokenFromCookie(cookie, "user") }, Date.now());
   if (session.status === "ok" && session.subject) return { visitor: { kind: "user", user_id: session.subject.id }, token_hash: session.token_hash };
   const guest = await guestTokenFromCookie(cookie);
   return guest ? { visitor: { kind: "guest", token_hash: hashGuestToken(guest) }, token_hash: null } : null;

@@ -7,14 +7,13 @@
  * change, and an operator ending them all.
  */
 import { and, eq, isNull } from "drizzle-orm";
-import type { EndedSessions } from "../durable-objects/page-sockets";
+import type { EndedSessions } from "../durable-objects/page-socket-api";
+import { userChannel } from "../durable-objects/user-channel/channel-api";
 import type { Db } from "./db/client";
 import { service_conversations } from "./db/schema";
 import type { Env } from "./env";
 import { forgetSessions } from "./quotes";
 import { logError } from "./observability/log";
-
-export type { EndedSessions };
 
 export async function sessionsEnded(env: Env, db: Db, user_id: number, which: EndedSessions): Promise<void> {
   // One session by its hash; otherwise the user's: each hub drops them and reads the kept one again.
@@ -31,7 +30,7 @@ async function closeSockets(env: Env, db: Db, user_id: number, which: EndedSessi
     const c = service_conversations;
     const conversations = await db.select({ id: c.id }).from(c).where(and(eq(c.user_id, user_id), isNull(c.merged_into_id)));
     await Promise.all([
-      env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(user_id))).closeSessions(which),
+      userChannel(env, user_id).closeSessions(which),
       ...conversations.map((row) => env.SERVICE_CONVERSATION.get(env.SERVICE_CONVERSATION.idFromName(String(row.id))).closeSessions(which)),
     ]);
   } catch (err) {

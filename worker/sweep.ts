@@ -1,5 +1,6 @@
 import { getDb } from "./db/client";
-import { listProducts, overdueSymbols } from "./domain/trades/orders";
+import { listProducts } from "./domain/trades/products";
+import { overdueSymbols } from "./domain/trades/settlement-writes";
 import type { Env } from "./env";
 import { hubFor } from "./quotes";
 

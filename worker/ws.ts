@@ -3,12 +3,11 @@ import { resolveSession } from "./domain/identity/session";
 import type { Env } from "./env";
 import { tokenFromCookie } from "./session-cookie";
 import { hubFor, symbolKey } from "./quotes";
-import { listProducts } from "./domain/trades/orders";
-import type { ServerMessage } from "../durable-objects/protocol";
-import { socketRefusal } from "./ws-answer";
+import { listProducts } from "./domain/trades/products";
+import { socketRefusal, withSession } from "../durable-objects/page-socket-api";
+import { userChannel } from "../durable-objects/user-channel/channel-api";
 import { serviceSocket } from "./service-sockets";
-import { withSession } from "../durable-objects/page-sockets";
-import { currentRequestId, logError } from "./observability/log";
+import { currentRequestId } from "./observability/log";
 
 /**
  * `/ws/*`: WebSocket upgrades, routed to their Durable Object.
@@ -34,10 +33,9 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
 
   if (url.pathname === "/ws/user") {
     const token = await tokenFromCookie(request.headers.get("cookie"));
-    const session = await resolveSession(getDb(env.DB), "user", token, Date.now());
+    const session = await resolveSession(getDb(env.DB), "user", { token }, Date.now());
     if (session.status !== "ok") return json(request, 401, "errors.unauthorized");
-    const channel = env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(session.subject_id)));
-    return channel.fetch(withSession(request, session.token_hash));
+    return userChannel(env, session.subject_id).fetch(withSession(request, session.token_hash));
   }
   if (url.pathname.startsWith("/ws/service/")) return serviceSocket(request, env, url);
   if (url.pathname.startsWith("/ws/quotes/")) {
@@ -65,15 +63,6 @@ export async function handleWebSocket(request: Request, env: Env): Promise<Respo
 export function quoteRelays(env: Pick<Env, "QUOTE_RELAYS">): number {
   const n = Number(env.QUOTE_RELAYS ?? "0");
   return Number.isSafeInteger(n) && n > 0 ? Math.min(n, 64) : 0;
-}
-
-/** Tells the user's open pages that something changed. Never fails the caller's operation. */
-export async function notifyUser(env: Env, user_id: number, message: ServerMessage): Promise<void> {
-  try {
-    await env.USER_CHANNEL.get(env.USER_CHANNEL.idFromName(String(user_id))).publish(message);
-  } catch (err) {
-    logError("channel.notify_failed", { user_id, err });
-  }
 }
 
 export const json = (request: Request, status: number, key: string) => socketRefusal(request, status, key);

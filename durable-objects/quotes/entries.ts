@@ -4,6 +4,8 @@
  * waiting then in one statement. A hub that restarts has forgotten its waiting orders: it reads
  * them back once (`recover`), and settlement finds any entry it never stored in the ticks.
  */
+import type { Db } from "../../worker/db/client";
+import { ordersAwaitingEntry, writeEntries } from "../../worker/domain/trades/entry-writes";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import { MAX_ENTRY_WAIT_MS } from "../../worker/domain/trades/settlement";
 
@@ -18,6 +20,21 @@ export type EntryDeps = {
   /** The symbol's open orders without an entry (after a restart). */
   waiting(): Promise<Waiting[]>;
 };
+
+/**
+ * The entries in D1, the ticks in the hub's store; `db` gives a fresh counted view per use, and
+ * `symbol` is the hub's (none before its first `ensure`: nothing waits then).
+ */
+export function d1Entries(db: () => Db, symbol: () => string | null, firstTickAfter: EntryDeps["firstTickAfter"]): EntryDeps {
+  return {
+    firstTickAfter,
+    write: (entries) => writeEntries(db(), entries),
+    waiting: () => {
+      const s = symbol();
+      return s ? ordersAwaitingEntry(db(), s) : Promise.resolve([]);
+    },
+  };
+}
 
 export class PendingEntries {
   private readonly waiting = new Map<number, Waiting>();

@@ -5,7 +5,7 @@
 import { worstCase, type Exposure } from "../../worker/domain/trades/exposure";
 import { DAY_MS } from "./candles";
 import type { ExposureSnapshot } from "./hub-api";
-import type { Sql } from "./tick-store";
+import type { Sql } from "./sql";
 
 const EXPOSURE_EVERY_MS = 10_000;
 const EXPOSURE_RETENTION_MS = DAY_MS;

@@ -5,7 +5,7 @@ import type { ServerMessage } from "../protocol";
  * Durable Object (which imports Env) and the arrows run one way.
  */
 import type { Exposure } from "../../worker/domain/trades/exposure";
-import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/orders";
+import type { PlaceOrder, PlaceResult } from "../../worker/domain/trades/order-check";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { Candle, QuoteBlock } from "./candles";
 

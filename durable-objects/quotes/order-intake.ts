@@ -8,7 +8,11 @@
  */
 import type { Db } from "../../worker/db/client";
 import { admits, combine, NO_EXPOSURE, withOrder, worstCase, type Exposure, type ExposureOrder } from "../../worker/domain/trades/exposure";
-import { checkOrder, loadMarket, replayOf, writeOrders, type CheckedOrder, type Order, type PlaceOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
+import { checkOrder, type CheckedOrder, type PlaceOrder, type PlaceResult } from "../../worker/domain/trades/order-check";
+import { loadMarket } from "../../worker/domain/trades/market-load";
+import { replayOf, writeOrders } from "../../worker/domain/trades/order-writes";
+import type { Order } from "../../worker/domain/trades/orders";
+import type { ProductWithDurations } from "../../worker/domain/trades/products";
 import { freeBalance } from "../../worker/domain/ledger/balances";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { ExposureView } from "./hub-api";

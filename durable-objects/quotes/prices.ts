@@ -11,7 +11,8 @@ import type { HubConfig, HubQuote } from "./hub-api";
 import type { SimLogRow } from "./sim-epochs";
 import { Simulation, TICK_MS, type SeedSource } from "./simulation";
 import { QuoteFanout, quoteMessage } from "./sockets";
-import { TickStore, type Sql } from "./tick-store";
+import type { Sql } from "./sql";
+import { TickStore } from "./tick-store";
 
 /** What the hub runs now: its product (none before the first `ensure`) and which feed. */
 export type FeedState = { config: HubConfig | null; simulated: boolean };

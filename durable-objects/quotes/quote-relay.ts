@@ -17,11 +17,11 @@
  */
 import { PageSocketObject } from "../page-socket-object";
 import type { Env } from "../../worker/env";
-import { socketRefusal } from "../../worker/ws-answer";
+import { socketRefusal } from "../page-socket-api";
 import { openPage } from "../page-sockets";
 import { parseServerMessage, type ServerMessage } from "../protocol";
 import type { QuoteRelayApi } from "./hub-api";
-import { quoteSocketCap } from "./quote-hub";
+import { quoteSocketCap } from "./sockets";
 import { logError, underRequest, asInvocation } from "../../worker/observability/log";
 
 /** A held quote block younger than this greets new pages without asking the hub. */

@@ -15,6 +15,8 @@
  * A forget that lands while a read is in flight wins: that read's answer is used once but not
  * kept (`version`), so a session ended during the read is read again next time.
  */
+import type { Db } from "../../worker/db/client";
+import { resolveSession, touchLiveSessions } from "../../worker/domain/identity/session";
 import { logError } from "../../worker/observability/log";
 
 export type SessionLookup =
@@ -22,11 +24,19 @@ export type SessionLookup =
   | { status: "missing" | "expired" | "revoked" };
 
 export type SessionSource = {
-  /** One session by its token hash, touched if due (resolveSessionHash). */
+  /** One session by its token hash, touched if due (resolveSession, the one resolver). */
   read(token_hash: string, now_ms: number): Promise<SessionLookup>;
   /** The live ones among these, touched (touchLiveSessions). */
   recheck(token_hashes: readonly string[], now_ms: number): Promise<Map<string, { subject_id: number; expires_at_ms: number }>>;
 };
+
+/** User sessions in D1; `db` gives a fresh counted view per use. */
+export function d1Sessions(db: () => Db): SessionSource {
+  return {
+    read: (token_hash, now_ms) => resolveSession(db(), "user", { token_hash }, now_ms),
+    recheck: (token_hashes, now_ms) => touchLiveSessions(db(), "user", token_hashes, now_ms),
+  };
+}
 
 /** Re-checked against D1 in the background after this long (the touch interval of last_seen). */
 export const SESSION_RECHECK_MS = 60_000;

@@ -3,7 +3,8 @@
  * settlement is exactly-once through the D1 transition guard (see writeSettlements).
  */
 import type { Db } from "../../worker/db/client";
-import { decide, dueOrders, writeSettlements, type Order, type Settlement } from "../../worker/domain/trades/orders";
+import { decide, dueOrders, writeSettlements, type Settlement } from "../../worker/domain/trades/settlement-writes";
+import type { Order } from "../../worker/domain/trades/orders";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { Outcome } from "./notify";
 

@@ -12,9 +12,10 @@
  *
  * The seeds live here, in the hub's own storage, and nowhere else until they are revealed.
  */
-import { canonicalJson, fromHex, hex, SIM_WALK, sha256Hex, type SimParams } from "../../worker/domain/transparency/verify";
+import { canonicalJson, fromHex, hex, sha256Hex } from "../../worker/domain/transparency/verify";
+import { SIM_WALK, type SimParams } from "../../worker/domain/quotes/sim-walk";
 import { formatPriceE8 } from "../../worker/domain/money/units";
-import type { Sql } from "./tick-store";
+import type { Sql } from "./sql";
 
 export const HOUR_S = 3600;
 /** Per-second volatility in parts per million: 100 ppm is about 3 % a day, about what BTC does. */

@@ -5,7 +5,7 @@
  * A first start also gets a day of candles, drawn from the platform's CSPRNG, so charts have
  * history; no order ever settles on them (they are older than the first committed hour).
  */
-import { simStep } from "../../worker/domain/transparency/verify";
+import { simStep } from "../../worker/domain/quotes/sim-walk";
 import { DAY_MS, foldTick, MINUTE_MS, type Candle } from "./candles";
 import { SimulatedFeed, type FeedTick, type RandomSource } from "./feed";
 import type { HubConfig } from "./hub-api";

@@ -1,12 +1,25 @@
 /**
  * The quote channel's messages to the pages: every tick, and the 24h quote block on connect
- * and every few seconds.
+ * and every few seconds; and how many pages' sockets one hub takes.
  */
 import { formatPriceE8 } from "../../worker/domain/money/units";
+import type { Env } from "../../worker/env";
 import { sendAll, type PageSocket } from "../page-sockets";
 import type { ServerMessage } from "../protocol";
 import type { FeedTick } from "./feed";
 import type { HubQuote } from "./hub-api";
+
+/**
+ * Quote sockets one hub accepts. Cloudflare lets one Durable Object hold 32,768 WebSockets;
+ * the cap stays below, so the object refuses before the platform does (QUOTE_SOCKETS_MAX
+ * lowers it, for tests).
+ */
+export const QUOTE_SOCKETS_MAX = 30_000;
+
+export function quoteSocketCap(env: Pick<Env, "QUOTE_SOCKETS_MAX">): number {
+  const configured = Number(env.QUOTE_SOCKETS_MAX);
+  return Number.isSafeInteger(configured) && configured > 0 ? Math.min(configured, QUOTE_SOCKETS_MAX) : QUOTE_SOCKETS_MAX;
+}
 
 /** The quote block goes out at most this often (pages also get it on connect). */
 const QUOTE_EVERY_MS = 5_000;

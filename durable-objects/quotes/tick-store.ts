@@ -8,9 +8,7 @@ import type { Tick } from "../../worker/domain/trades/settlement";
 import { DAY_MS, foldTick, MINUTE_MS, resample, type Candle } from "./candles";
 import type { FeedTick } from "./feed";
 import { SimEpochs } from "./sim-epochs";
-
-/** The part of SqlStorage the hub's tables use. */
-export type Sql = Pick<SqlStorage, "exec">;
+import type { Sql } from "./sql";
 
 /** Ticks are kept 6 hours (settlement audit), minute candles 8 days (charts). */
 const TICK_RETENTION_MS = 6 * 3600_000;

@@ -6,7 +6,7 @@
  * is refused and every due order voids, so a dead socket must not be kept.
  */
 import { FEED_BACKOFF, reconnectDelay } from "./backoff";
-import { feedUrlAllowed, type FeedEnv } from "../../worker/domain/trades/upstream-url";
+import { feedUrlAllowed, type FeedEnv } from "../../worker/domain/quotes/upstream-url";
 import { binanceStreamUrl, upstreamTick, type FeedTick } from "./feed";
 
 /** No trade of the feed symbol for this long: the stream is closed and opened again. */

@@ -8,7 +8,7 @@ import type { GroupWritten, MessageGroup, MessageRow, NewMessage, SendResult } f
 import type { Conversation } from "../../worker/domain/service/conversations";
 import type { Side } from "../../worker/domain/service/rules";
 import type { ServerMessage } from "../protocol";
-import type { EndedSessions } from "../page-sockets";
+import type { EndedSessions } from "../page-socket-api";
 
 export interface ServiceConversationApi extends Rpc.DurableObjectBranded {
   /**

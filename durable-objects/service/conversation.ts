@@ -9,8 +9,9 @@ import { admitMessage, conversationRecord, listMessages, messageView, pictureUpl
 import { assignConversation, setConversationStatus, type ActionResult } from "../../worker/domain/service/operator";
 import { otherSide, type Side } from "../../worker/domain/service/rules";
 import { deliverNotices, tellNoticeCounts } from "../../worker/notices";
-import { notifyUser } from "../../worker/ws";
-import { closeBack, closeEndedSessions, sendAll, sessionTags, type EndedSessions } from "../page-sockets";
+import { notifyUser } from "../user-channel/channel-api";
+import { closeBack, closeEndedSessions, sendAll, sessionTags } from "../page-sockets";
+import type { EndedSessions } from "../page-socket-api";
 import { encode, parseServiceClientMessage, refusalClose, SERVICE_FRAME_MAX, type ServerMessage } from "../protocol";
 import { CONVERSATION_HEADER, GUEST_HEADER, LOCALE_HEADER, OPERATOR_HEADER, OPERATOR_NAME_HEADER, SIDE_HEADER, type ServiceConversationApi } from "./conversation-api";
 import { Sequencer } from "./sequencer";

@@ -1,5 +1,6 @@
 import type { LiabilityEntry, Snapshot } from "../../worker/domain/transparency/liabilities";
 import type { WitnessOutcome } from "../../worker/domain/transparency/witnesses";
+import { logError } from "../../worker/observability/log";
 
 /** The log sequencer's RPC surface (typed here, so worker/env.ts does not import the class). */
 export interface LogSequencerApi extends Rpc.DurableObjectBranded {
@@ -19,4 +20,30 @@ export interface LogSequencerApi extends Rpc.DurableObjectBranded {
   liabilitiesIfDue(): Promise<void>;
   /** The user's leaf and path in the latest snapshot (null: not in it, or no keys). */
   liabilitiesEntry(user_id: number): Promise<LiabilityEntry | null>;
+}
+
+/**
+ * Reaching the sequencer. Writes that may queue leaves poke it: money-moving API requests, the
+ * quote hubs' settlements and the minute cron. Under tests (APP_ENV "test") nothing pokes: tests
+ * drain the log themselves, so no alarm outlives a test file's storage.
+ */
+type LogEnv = { LOG_SEQUENCER: DurableObjectNamespace<LogSequencerApi>; APP_ENV: string };
+
+export function logSequencer(env: Pick<LogEnv, "LOG_SEQUENCER">) {
+  return env.LOG_SEQUENCER.get(env.LOG_SEQUENCER.idFromName("log"));
+}
+
+/** Under tests nothing reaches the log by itself: each test drains it, so no alarm outlives its storage. */
+export function logWorksAlone(env: Pick<LogEnv, "APP_ENV">): boolean {
+  return env.APP_ENV !== "test";
+}
+
+export async function pokeLog(env: LogEnv): Promise<void> {
+  if (!logWorksAlone(env)) return;
+  try {
+    await logSequencer(env).poke();
+  } catch (err) {
+    // The write it follows has happened; the next poke or the cron appends it.
+    logError("log.poke_failed", { err });
+  }
 }

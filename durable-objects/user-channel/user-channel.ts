@@ -1,13 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
-import { answerPage, closeBack, closeEndedSessions, openPage, sendAll, sessionTags, type EndedSessions } from "../page-sockets";
+import { answerPage, closeBack, closeEndedSessions, openPage, sendAll, sessionTags } from "../page-sockets";
+import type { EndedSessions } from "../page-socket-api";
 import type { ServerMessage } from "../protocol";
+import type { UserChannelApi } from "./channel-api";
 
 /**
  * One per user: the pages the user has open connect here (hibernating WebSockets, so idle
  * connections cost nothing) and hear about their own balance changes, order countdowns and
  * results. The Worker authenticates the upgrade before it reaches this object.
  */
-export class UserChannel extends DurableObject {
+export class UserChannel extends DurableObject implements UserChannelApi {
   async fetch(request: Request): Promise<Response> {
     // Tagged with the session it opened under, so it closes when that session ends.
     return openPage(this.ctx, request, Date.now(), undefined, sessionTags(request));

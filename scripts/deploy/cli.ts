@@ -4,7 +4,7 @@ import { bin, buildApp, quietEnv, run } from "../lib";
 import { measureBundle } from "./bundle";
 import { DEPLOY_ENVS, type DeployEnv, readWranglerConfig } from "./config";
 import { type Cloud, offlineCloud, wranglerCloud } from "./cloud";
-import { localMigrations, snapshotContractions } from "./migrations";
+import { localMigrations, snapshotContractions } from "../migrations";
 import { fileRecords } from "./records";
 import type { DeployDeps } from "./run";
 

@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { bin, quietEnv } from "../lib";
 import type { DeployEnv } from "./config";
+import { migrationsApply, migrationsList } from "../migrations";
 
 export type VersionShare = { version_id: string; percentage: number };
 
@@ -30,11 +31,11 @@ export interface Cloud {
 
 /** The wrangler command lines, one place (the docs and the dry run print these). */
 export const commands = {
-  pendingMigrations: (env: DeployEnv) => ["d1", "migrations", "list", "DB", "--remote", "--env", env],
+  pendingMigrations: (env: DeployEnv) => migrationsList({ remote: env }),
   secretNames: (env: DeployEnv) => ["secret", "list", "--format", "json", "--env", env],
   currentDeployment: (env: DeployEnv) => ["deployments", "status", "--json", "--env", env],
   bookmark: (env: DeployEnv) => ["d1", "time-travel", "info", "DB", "--json", "--env", env],
-  applyMigrations: (env: DeployEnv) => ["d1", "migrations", "apply", "DB", "--remote", "--env", env],
+  applyMigrations: (env: DeployEnv) => migrationsApply({ remote: env }),
   uploadVersion: (env: DeployEnv, tag: string, message: string) => ["versions", "upload", "--env", env, "--tag", tag, "--message", message],
   deployVersions: (env: DeployEnv, shares: VersionShare[], message: string) => ["versions", "deploy", ...shares.map((s) => `${s.version_id}@${s.percentage}%`), "--message", message, "--yes", "--env", env],
   rollback: (env: DeployEnv, version_id: string, message: string) => ["rollback", version_id, "--message", message, "--yes", "--env", env],

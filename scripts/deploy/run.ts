@@ -8,7 +8,7 @@ import { SECRETS, type SecretSpec } from "../../worker/secrets";
 import { describeBundle, type BundleMeasure } from "./bundle";
 import { type Cloud, commands, shown, type VersionShare } from "./cloud";
 import { configProblems, type DeployEnv, doMigrationTags, envConfig, type WorkerConfig, workerName } from "./config";
-import { contractions, type LocalMigration } from "./migrations";
+import { contractions, type LocalMigration } from "../migrations";
 import type { DeployRecord, RecordStore } from "./records";
 
 export type DeployOptions = {

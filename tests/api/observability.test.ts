@@ -116,7 +116,7 @@ describe("the request id reaches in-process calls and the order's hub", () => {
     expect(error).toMatchObject({ level: "error", line: { request_id: "page-req-1", route: "/api/user/login", error_name: "Error" } });
     // Without the async context (lost by some runtime path) the in-process header still carries it.
     lines.length = 0;
-    const { IN_PROCESS_HEADER, inProcessMark } = await import("../../worker/api/in-process-mark");
+    const { IN_PROCESS_HEADER, inProcessMark } = await import("../../worker/in-process-mark");
     await api.request("http://internal/api/user/login", { method: "POST", headers: { [IN_PROCESS_HEADER]: inProcessMark(), "x-request-id": "page-req-2", "content-type": "application/json" }, body: JSON.stringify({ account: "nobody", password: "pw-in-process-9f3" }) }, env);
     expect(lines.find((l) => l.line.event === "api.error")?.line.request_id).toBe("page-req-2");
     expect(JSON.stringify(lines)).not.toContain("pw-in-process-9f3");

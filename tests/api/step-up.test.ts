@@ -1,6 +1,6 @@
 /**
  * Decision 118: one operator's session alone cannot move money. Every console route that moves
- * money or sets money terms (STEP_UP_ROUTES, worker/middleware/step-up.ts) refuses a session
+ * money or sets money terms (STEP_UP_ROUTES, worker/api/middleware/step-up.ts) refuses a session
  * whose last confirmation of the factor is older than five minutes, with `step_up_required`;
  * `/api/admin/step_up` with a fresh code opens them again. Every other POST under /api/admin is
  * named below as moving nothing, so a new route has to be sorted into one list or the other.
@@ -11,7 +11,7 @@ import { createApi } from "../../worker/api/app";
 import { sessions } from "../../worker/db/schema";
 import { STEP_UP_TTL_MS } from "../../worker/domain/identity/operator-two-factor";
 import { hashSessionToken } from "../../worker/domain/identity/session";
-import { STEP_UP_ROUTES } from "../../worker/middleware/step-up";
+import { STEP_UP_ROUTES } from "../../worker/api/middleware/step-up";
 import { createOperator } from "../../worker/domain/identity/operators";
 import { call, db, operatorCode, operatorLogin, seed, stepUp, uniqueAccount } from "./helpers";
 
@@ -75,7 +75,7 @@ describe("the money routes need a fresh confirmation of the operator's factor", 
   it("every POST under /api/admin is a money route or named as moving nothing, and every money route exists", () => {
     const posts = adminPosts();
     const unsorted = posts.filter((p) => !money.includes(p) && !(p in MOVES_NOTHING));
-    expect(unsorted, "new console routes: add each to STEP_UP_ROUTES (worker/middleware/step-up.ts) or to MOVES_NOTHING here").toEqual([]);
+    expect(unsorted, "new console routes: add each to STEP_UP_ROUTES (worker/api/middleware/step-up.ts) or to MOVES_NOTHING here").toEqual([]);
     expect(money.filter((p) => !posts.includes(p))).toEqual([]);
     expect(money.length).toBeGreaterThanOrEqual(21);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseServerMessage, type ServerMessage } from "../../durable-objects/protocol";
 import { userCookie } from "../../worker/session-cookie";
-import { notifyUser } from "../../worker/ws";
+import { notifyUser } from "../../durable-objects/user-channel/channel-api";
 import { newUser, page, testEnv } from "./helpers";
 
 async function cookieFor(token: string) {

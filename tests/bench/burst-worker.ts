@@ -1,6 +1,6 @@
 /**
  * Bench-only Worker (never deployed, never part of the app): runs the domain's `placeOrder`
- * inside workerd on the bench's persisted D1, for the settlement-burst bench (trades.ts).
+ * inside workerd on the bench's persisted D1, for the settlement-burst bench (settlement-burst.ts).
  *
  * Why not `getPlatformProxy` from Node, as for the users and their money: through the proxy,
  * every D1 statement costs several *synchronous* round trips (prepare, bind, property reads of
@@ -8,12 +8,14 @@
  * concurrent use trips an assertion in miniflare's synchronous fetcher. Here the same function
  * runs next to the database, with the same inputs (fixed `now_ms` and `latest`).
  *
- * Started by trades.ts with `wrangler dev tests/bench/burst-worker.ts --persist-to <state>`
+ * Started by settlement-burst.ts with `wrangler dev tests/bench/burst-worker.ts --persist-to <state>`
  * (the project's wrangler.toml, so the same D1 database), on 127.0.0.1 only, and stopped
  * before the app's own server starts on that state.
  */
 import { getDb } from "../../worker/db/client";
-import { placeOrder, writeEntries, type PlaceOrder } from "../../worker/domain/trades/orders";
+import { placeOrder } from "../../worker/domain/trades/order-writes";
+import { writeEntries } from "../../worker/domain/trades/entry-writes";
+import type { PlaceOrder } from "../../worker/domain/trades/order-check";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { Env } from "../../worker/env";
 

@@ -10,7 +10,7 @@
  * BENCH_FANOUT_WINDOW_S (default 10).
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { closeAll, fanoutFloor, analyseFanout, openClient, type FanoutResult, type WsClient } from "./trades";
+import { closeAll, fanoutFloor, analyseFanout, openClient, type FanoutResult, type WsClient } from "./tick-fanout";
 import { freePort, loadLine, ms, prepareState, sleep, snapshotWorker, startServer, stopAllServers, table, verdict, type GroupResult } from "./lib";
 
 const BATCH = 200;

@@ -19,7 +19,9 @@ import { getDb } from "../../worker/db/client";
 import { invocationDb } from "../../worker/db/limits";
 import { sessions } from "../../worker/db/schema";
 import { hashSessionToken } from "../../worker/domain/identity/session";
-import { checkOrder, getProduct, writeOrders, type CheckedOrder, type PlaceResult, type ProductWithDurations } from "../../worker/domain/trades/orders";
+import { checkOrder, type CheckedOrder, type PlaceResult } from "../../worker/domain/trades/order-check";
+import { getProduct, type ProductWithDurations } from "../../worker/domain/trades/products";
+import { writeOrders } from "../../worker/domain/trades/order-writes";
 import { ORDER_GROUP_MAX } from "../../durable-objects/quotes/order-intake";
 import type { Env } from "../../worker/env";
 

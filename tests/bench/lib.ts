@@ -7,6 +7,7 @@ import { cpSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { bin, buildApp, quietEnv, runQuietly } from "../../scripts/lib";
+import { migrationsApply } from "../../scripts/migrations";
 
 // ---------------------------------------------------------------- statistics
 
@@ -227,7 +228,7 @@ export async function prepareState(stateDir: string, opts: { build?: boolean } =
     await buildApp({ quiet: true });
     built = true;
   }
-  await runQuietly(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  await runQuietly(bin("wrangler"), migrationsApply({ local: stateDir }));
   await runQuietly(bin("tsx"), ["scripts/seed.ts", "--persist-to", stateDir]);
 }
 

@@ -9,11 +9,11 @@
  *
  * then PASS or FAIL against the targets: our order rate >= 80% of the floor's, our order p50
  * <= 1.5x our own health p50, our health p50 <= 1.3x the bare Worker's, no errors. run.ts runs
- * the 10,000-orders-due settlement burst after it (trades.ts), so faster placement does not cost
+ * the 10,000-orders-due settlement burst after it (settlement-burst.ts), so faster placement does not cost
  * settlement.
  */
 import { clientIp, closedLoop, loadLine, ms, postJson, printServerLog, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
-import { fundedTraders, hubStats, type Traders } from "./trades";
+import { fundedTraders, hubStats, type Traders } from "./traders";
 import type { HubStats } from "../../durable-objects/quotes/hub-api";
 
 const RUN = Date.now().toString(36).slice(-6);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../worker/api/envelope";
-import { parseJsonObject } from "../../worker/middleware/input";
+import { parseJsonObject } from "../../worker/api/middleware/input";
 import { formatUsdt } from "../../worker/domain/money/units";
 
 describe("JSON body parsing", () => {

@@ -1,14 +1,14 @@
 import type { Env } from "../env";
 import type { Api } from "./app";
 import type { Envelope } from "./envelope";
-import { IN_PROCESS_HEADER, inProcessMark } from "./in-process-mark";
+import { IN_PROCESS_HEADER, inProcessMark } from "../in-process-mark";
 import { currentRequestId } from "../observability/log";
 import { REQUEST_ID_HEADER } from "../observability/request";
 import { translate } from "../i18n";
 import { localeFromLang } from "../../locales/languages";
 import { isUpload, REQUEST_TIMEOUT_CODE, timeoutFor, withTimeout } from "./request-timeout";
 
-export { isInProcessRequest } from "./in-process-mark";
+export { isInProcessRequest } from "../in-process-mark";
 
 export type ApiResult<T = any> = { status: number; body: Envelope<T> };
 

@@ -11,7 +11,7 @@ import { desc, sql } from "drizzle-orm";
 import type { HubHealth } from "../../durable-objects/quotes/hub-api";
 import type { Db } from "../db/client";
 import { cron_runs } from "../db/schema";
-import { listProducts } from "../domain/trades/orders";
+import { listProducts } from "../domain/trades/products";
 import type { Env } from "../env";
 import { feedKind, modeOf, type Mode } from "../mode";
 import { hubFor } from "../quotes";

@@ -12,7 +12,7 @@ import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { currentRequest, errorFields, log, requestIdOf, withRequest, type LogLevel, type RequestContext } from "./log";
 import { recordMetric, statusClass } from "./metrics";
-import { isInProcessRequest } from "../api/in-process-mark";
+import { isInProcessRequest } from "../in-process-mark";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 

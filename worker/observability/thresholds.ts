@@ -51,7 +51,7 @@ export const THRESHOLDS = {
   cron_runs_keep_ms: 7 * 24 * 60 * MINUTE_MS,
 } as const;
 
-/** The socket count past which a hub is near its cap (quoteSocketCap in quote-hub.ts: 30,000, lower in tests). */
+/** The socket count past which a hub is near its cap (quoteSocketCap in durable-objects/quotes/sockets.ts: 30,000, lower in tests). */
 export function socketsNearCap(cap: number): number {
   return Math.floor(cap * THRESHOLDS.sockets_near_cap_ratio);
 }

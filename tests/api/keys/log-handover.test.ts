@@ -13,7 +13,7 @@ import { checkRecord, trustedKey } from "../../../app/lib/proof/check";
 import { generateSigningKey, publicKeyOf, signNote, checkpointBody, verifierKey } from "../../../worker/domain/transparency/note";
 import { appendBatch, keyContinuity, readHandovers, type LogKeys } from "../../../worker/domain/transparency/sequencer";
 import { handoverTarget, openNote, parseCheckpoint } from "../../../worker/domain/transparency/verify";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { call, db, page, seed, testEnv } from "../helpers";
 import { fundedUser } from "../money/helpers";
 

@@ -8,8 +8,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bank_cards, operator_two_factor, two_factor, withdrawals } from "../../../worker/db/schema";
 import { addBankCard } from "../../../worker/domain/binding/binding";
-import { cardFingerprint, DEV_CARD_KEY, importCardKeys, openCard, sealCard, sealedKeyId, type CardKeys } from "../../../worker/domain/binding/card-crypto";
-import { resealAll } from "../../../worker/domain/binding/reseal";
+import { cardFingerprint, DEV_CARD_KEY, importCardKeys, openCard, sealCard, sealedKeyId, type CardKeys } from "../../../worker/domain/crypto/sealing";
+import { resealAll } from "../../../worker/domain/crypto/reseal";
 import { beginSetup, openSecret } from "../../../worker/domain/identity/two-factor";
 import { db, newUser, seed, testEnv } from "../helpers";
 

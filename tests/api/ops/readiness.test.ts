@@ -16,7 +16,7 @@ import type { Env } from "../../../worker/env";
 import { readiness, type Check } from "../../../worker/observability/readiness";
 import { THRESHOLDS } from "../../../worker/observability/thresholds";
 import { hubStub } from "../../../worker/quotes";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { call, db, newUser, operatorToken, seed, testEnv } from "../helpers";
 import { market, USDT } from "../trades/market-helpers";
 

@@ -5,7 +5,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { entriesUpdate } from "../../../worker/domain/trades/orders";
+import { entriesUpdate } from "../../../worker/domain/trades/entry-writes";
 import { db } from "../helpers";
 
 const plan = async (q: SQL) => (await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail);

@@ -7,7 +7,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orders, terms_proposals } from "../../../worker/db/schema";
-import { getProduct } from "../../../worker/domain/trades/orders";
+import { getProduct } from "../../../worker/domain/trades/products";
 import { openProposal } from "../../../worker/domain/terms/open";
 import { MARKET_BOUNDS } from "../../../worker/domain/terms/bounds";
 import { call, db, seed } from "../helpers";

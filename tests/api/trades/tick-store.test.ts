@@ -12,10 +12,12 @@ import type { PageSocket } from "../../../durable-objects/page-sockets";
 import { Prices, type FeedState } from "../../../durable-objects/quotes/prices";
 import { Simulation } from "../../../durable-objects/quotes/simulation";
 import { hourEnd as hourEndOf, simParams } from "../../../durable-objects/quotes/sim-epochs";
-import { hex, sha256Hex, SIM_WALK, simPrices } from "../../../worker/domain/transparency/verify";
+import { hex, sha256Hex } from "../../../worker/domain/transparency/verify";
+import { SIM_WALK, simPrices } from "../../../worker/domain/quotes/sim-walk";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { TickStore, type Sql } from "../../../durable-objects/quotes/tick-store";
+import type { Sql } from "../../../durable-objects/quotes/sql";
+import { TickStore } from "../../../durable-objects/quotes/tick-store";
 import { NO_EXPOSURE, withOrder } from "../../../worker/domain/trades/exposure";
 import { testEnv } from "../helpers";
 

@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { call, db, testEnv } from "../helpers";
 import { fundedUser, operatorToken } from "../money/helpers";
 

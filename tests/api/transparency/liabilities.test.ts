@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { audit_log } from "../../../worker/db/schema";
 import { checkSnapshots } from "../../../worker/domain/transparency/liabilities";
 import { openNote, verifySumPath } from "../../../worker/domain/transparency/verify";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { call, db, newUser, testEnv } from "../helpers";
 import { bindWallet, fundedUser, operatorToken, PASSWORD, rkey } from "../money/helpers";
 

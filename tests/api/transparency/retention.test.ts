@@ -11,7 +11,7 @@ import { checkLedger } from "../../../worker/domain/ledger/check";
 import { eraseUser, erasedAccount, planErasure } from "../../../worker/domain/retention/erase";
 import { RETENTION } from "../../../worker/domain/retention/policy";
 import { pruneExpired, pruneIfDue } from "../../../worker/domain/retention/prune";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { verifyLog } from "../../../scripts/verify-log";
 import { call, db, newUser, page, testEnv } from "../helpers";
 import { fundedUser, upload } from "../money/helpers";

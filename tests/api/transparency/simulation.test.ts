@@ -9,10 +9,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SimEpochs, revealLeaf } from "../../../durable-objects/quotes/sim-epochs";
 import { orders } from "../../../worker/db/schema";
-import { decide, writeSettlements } from "../../../worker/domain/trades/orders";
-import { auditSimulation, decodeEntryBundle, entriesPath, sha256Hex, simPrices, TILE_WIDTH } from "../../../worker/domain/transparency/verify";
+import { decide, writeSettlements } from "../../../worker/domain/trades/settlement-writes";
+import { auditSimulation, decodeEntryBundle, entriesPath, sha256Hex, TILE_WIDTH } from "../../../worker/domain/transparency/verify";
+import { simPrices } from "../../../worker/domain/quotes/sim-walk";
 import { hubStub } from "../../../worker/quotes";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { call, db, page, testEnv } from "../helpers";
 import { entered, market, price, user, USDT } from "../trades/market-helpers";
 

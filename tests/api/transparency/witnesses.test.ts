@@ -12,7 +12,7 @@ import type { LogSequencer } from "../../../durable-objects/transparency/log-seq
 import { cosign, generateSigningKey, publicKeyOf } from "../../../worker/domain/transparency/note";
 import { b64decode, b64encode, checkWitnesses, cosignatureKeyId, equalBytes, hex, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
 import type { WitnessFetch, WitnessOutcome } from "../../../worker/domain/transparency/witnesses";
-import { logSequencer } from "../../../worker/transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { verifyLog } from "../../../scripts/verify-log";
 import { call, db, page, testEnv } from "../helpers";
 import { fundedUser } from "../money/helpers";

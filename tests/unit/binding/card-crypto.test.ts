@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardFingerprint, cardKeySecret, DEV_CARD_KEY, importCardKeys, isSealed, openCard, sealCard, type CardKeys } from "../../../worker/domain/binding/card-crypto";
+import { cardFingerprint, cardKeySecret, DEV_CARD_KEY, importCardKeys, isSealed, openCard, sealCard, type CardKeys } from "../../../worker/domain/crypto/sealing";
 
 const CARD = "6222021234567894";
 const otherSecret = btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i + 1)));

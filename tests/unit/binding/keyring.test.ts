@@ -12,7 +12,7 @@ import {
   sealedKeyId,
   sealedUnderOlderKey,
   type CardKeys,
-} from "../../../worker/domain/binding/card-crypto";
+} from "../../../worker/domain/crypto/sealing";
 import { recoveryCodeHash } from "../../../worker/domain/identity/two-factor";
 
 const secretOf = (seed: number) => btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => (seed * 31 + i * 7) & 255)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contractions, localMigrations, snapshotContractions, snapshotDiff, sqlContractions } from "../../../scripts/deploy/migrations";
+import { contractions, localMigrations, snapshotContractions, snapshotDiff, sqlContractions } from "../../../scripts/migrations";
 
 /** Expand, then contract (decision 126): what counts as a contraction in a D1 migration. */
 describe("a migration's contractions", () => {

@@ -3,7 +3,7 @@ import toml from "toml";
 import { describe, expect, it } from "vitest";
 import type { Cloud, VersionShare } from "../../../scripts/deploy/cloud";
 import type { DeployEnv, WorkerConfig } from "../../../scripts/deploy/config";
-import type { LocalMigration } from "../../../scripts/deploy/migrations";
+import type { LocalMigration } from "../../../scripts/migrations";
 import { memoryRecords, type DeployRecord } from "../../../scripts/deploy/records";
 import { type DeployDeps, type DeployOptions, runDeploy, runRollback } from "../../../scripts/deploy/run";
 import { SECRETS } from "../../../worker/secrets";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Secret } from "otpauth";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { hex } from "@scure/base";
-import { DEV_CARD_KEY, importCardKeys, type CardKeys } from "../../../worker/domain/binding/card-crypto";
+import { DEV_CARD_KEY, importCardKeys, type CardKeys } from "../../../worker/domain/crypto/sealing";
 import { legacyRecoveryCodeHash, matchStep, newRecoveryCodes, otpauthUrl, recoveryCodeHash, stepAt, totpCode } from "../../../worker/domain/identity/two-factor";
 
 // RFC 6238 appendix B: the SHA-1 key is the ASCII string "12345678901234567890".

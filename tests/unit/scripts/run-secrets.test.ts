@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEMO } from "../../../scripts/seed-demo";
 import { DEMO_OPERATORS } from "../../../scripts/demo-operators";
-import { DEV_CARD_KEY } from "../../../worker/domain/binding/card-crypto";
+import { DEV_CARD_KEY } from "../../../worker/domain/crypto/sealing";
 import { describeHits, RUN_SECRETS, scanText } from "../../../scripts/run-secrets";
 
 describe("the secrets of a test run (scripts/run-secrets.ts)", () => {

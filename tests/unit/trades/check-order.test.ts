@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOrder, MAX_TICK_AGE_MS } from "../../../worker/domain/trades/orders";
+import { checkOrder, MAX_TICK_AGE_MS } from "../../../worker/domain/trades/order-check";
 import { input, product } from "./market-fixture";
 
 const NOW = 1_800_000_000_000;

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldTick, minuteOf, quoteBlock, resample, type Candle } from "../../../durable-objects/quotes/candles";
 import { binanceStreamUrl, cryptoRandom, parseBinanceTrade, seededRandom, seedOf, SimulatedFeed, simRandom, upstreamTick, type FeedTick, type SimState } from "../../../durable-objects/quotes/feed";
-import { allowedHosts, upstreamUrlAllowed } from "../../../worker/domain/trades/upstream-url";
+import { allowedHosts, upstreamUrlAllowed } from "../../../worker/domain/quotes/upstream-url";
 
 const walk = (f: SimulatedFeed, steps: number) => Array.from({ length: steps }, (_, i) => f.next((i + 1) * 1000).price_e8);
 

@@ -1,5 +1,6 @@
 /** One market and one order for the trade unit tests (plain data, no database). */
-import type { PlaceOrder, ProductWithDurations } from "../../../worker/domain/trades/orders";
+import type { PlaceOrder } from "../../../worker/domain/trades/order-check";
+import type { ProductWithDurations } from "../../../worker/domain/trades/products";
 
 export const USDT = 1_000_000;
 

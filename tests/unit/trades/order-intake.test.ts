@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { OrderIntake, ORDER_GROUP_MAX, type Market } from "../../../durable-objects/quotes/order-intake";
 import { NO_EXPOSURE, withOrder, worstCase, type Exposure } from "../../../worker/domain/trades/exposure";
-import type { CheckedOrder, Order, PlaceOrder, PlaceResult, ProductWithDurations } from "../../../worker/domain/trades/orders";
+import type { CheckedOrder, PlaceOrder, PlaceResult } from "../../../worker/domain/trades/order-check";
+import type { Order } from "../../../worker/domain/trades/orders";
+import type { ProductWithDurations } from "../../../worker/domain/trades/products";
 import { input, product, USDT } from "./market-fixture";
 
 const UP = { direction: "up" as const, stake_micro: 100 * USDT, profit_rate_bp: 8500 };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../durable-objects/quotes/notify";
 import { settleDue, SETTLE_CHUNK, SETTLE_PER_INVOCATION, type DueOrders, type SettlementDeps } from "../../../durable-objects/quotes/settlement-loop";
-import type { Order, Settlement } from "../../../worker/domain/trades/orders";
+import type { Order } from "../../../worker/domain/trades/orders";
+import type { Settlement } from "../../../worker/domain/trades/settlement-writes";
 import type { Tick } from "../../../worker/domain/trades/settlement";
 
 const T = 1_800_000_000_000;

@@ -12,7 +12,7 @@ import { serverNow } from "../../clock";
 import { getMinerPlan, getPoolProduct, listMinerPlans, listPoolProducts, saveMinerPlan, savePoolProduct, type MinerPlan, type PoolProduct, type SaveResult } from "../../domain/earn/products";
 import { userHoldings, type MinerHolding, type PoolHolding } from "../../domain/earn/holdings";
 import { formatPercentText, parsePercentBp } from "../../domain/money/units";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { amount, int, optionalId, pathId, text } from "../fields";
 import { usdt } from "../present";

@@ -8,7 +8,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { keepsOutbox, readOutbox } from "../../mail/outbox";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { optionalText } from "../fields";
 import type { AppEnv } from "../types";

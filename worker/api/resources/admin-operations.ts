@@ -8,7 +8,7 @@
 import { desc, gte, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { cron_runs } from "../../db/schema";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { hubsHealth, readiness, timedProducts } from "../../observability/readiness";
 import { socketsNearCap, THRESHOLDS } from "../../observability/thresholds";
 import { ok } from "../envelope";

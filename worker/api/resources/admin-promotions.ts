@@ -15,13 +15,13 @@ import { getPromotion, listPromotionsForConsole, savePromotion, type Booking, ty
 import { parseTexts, TERMS_MAX, TITLE_MAX, type PromotionText, type PromotionTexts } from "../../domain/promotions/texts";
 import { parsePercentBp } from "../../domain/money/units";
 import { LOCALE_KEYS, type LocaleKey } from "../../../locales/languages";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, int, optionalId, pathId, text } from "../fields";
 import { usdt, usdtExact } from "../present";
 import type { AppEnv } from "../types";
 import { moneyFailure } from "./money-errors";
-import { notifyUser } from "../../ws";
+import { notifyUser } from "../../../durable-objects/user-channel/channel-api";
 import { afterResponse } from "../idempotency";
 import { termsOut } from "./promotions";
 

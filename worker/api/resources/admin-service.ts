@@ -10,7 +10,7 @@ import { contextsOf, findConversation, type Conversation } from "../../domain/se
 import { listMessages } from "../../domain/service/messages";
 import { contextSummaries, deleteCanned, listCanned, listInbox, saveCanned, userPanel, type ActionResult, type CannedReply } from "../../domain/service/operator";
 import { MAX_TEXT_CHARS } from "../../domain/service/rules";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { translate } from "../../i18n";
 import { ApiError, ok, read } from "../envelope";
 import { id, optionalId, pagination, text } from "../fields";

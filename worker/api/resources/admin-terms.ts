@@ -9,7 +9,7 @@ import { formatAmount, formatPercentText } from "../../domain/money/units";
 import type { DurationTerms, MarketTerms, WithdrawalTerms } from "../../domain/terms/bounds";
 import { openProposal } from "../../domain/terms/open";
 import { declineProposal, listProposals, type ProposalView } from "../../domain/terms/proposals";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { hubConfig, hubStub } from "../../quotes";
 import { ApiError, ok, read } from "../envelope";
 import { optionalText, pathId, text } from "../fields";

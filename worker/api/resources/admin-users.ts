@@ -9,7 +9,7 @@ import { z } from "zod";
 import { users } from "../../db/schema";
 import { endSessions } from "../../domain/identity/people";
 import { endAllUserSessions, listUserSessions } from "../../domain/identity/session-list";
-import { requireOperator } from "../../middleware/auth";
+import { requireOperator } from "../middleware/auth";
 import { sessionsEnded } from "../../session-end";
 import { ApiError, ok, read } from "../envelope";
 import { int, optionalId, text } from "../fields";

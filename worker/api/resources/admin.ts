@@ -1,7 +1,7 @@
 /**
  * `/api/admin/*`: the operator console's API. Everything but login and enrolment needs an
  * operator session with its second factor proven; the money routes also a recent confirmation
- * (worker/middleware/step-up.ts).
+ * (worker/api/middleware/step-up.ts).
  */
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { Hono } from "hono";
@@ -13,7 +13,7 @@ import { createSlide, getContacts, listSlides, updateContacts, updateSlide } fro
 import { loginOperator } from "../../domain/identity/operators";
 import { beginOperatorSetup, enableOperatorTwoFactor, STEP_UP_TTL_MS, stepUpOperator } from "../../domain/identity/operator-two-factor";
 import { revokeSession, SESSION_POLICY } from "../../domain/identity/session";
-import { requireEnrollingOperator, requireOperator } from "../../middleware/auth";
+import { requireEnrollingOperator, requireOperator } from "../middleware/auth";
 import { cardKeysOrNull, confirmCode } from "./money-guards";
 import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { int, optionalText, pagination, text } from "../fields";
@@ -21,7 +21,7 @@ import type { AppEnv } from "../types";
 import { usdt } from "../present";
 import { serverNow } from "../../clock";
 import { earnFigures } from "../../domain/earn/holdings";
-import { limitAuthAttempts } from "../../middleware/rate-limit";
+import { limitAuthAttempts } from "../middleware/rate-limit";
 
 const LoginBody = z.object({
   account: text({ max: 64, invalid: "errors.login_failed" }),

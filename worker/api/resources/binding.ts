@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { addBankCard, addWallet, deleteBankCard, deleteWallet, listBankCards, listWallets, MAX_BOUND } from "../../domain/binding/binding";
 import { serverNow } from "../../clock";
-import { requireUser } from "../../middleware/auth";
+import { requireUser } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { id, text } from "../fields";
 import { bankCardOut, walletOut } from "../present";

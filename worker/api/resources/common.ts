@@ -3,8 +3,8 @@ import { Hono } from "hono";
 import { MAX_UPLOAD_BYTES } from "../../domain/uploads/sniff";
 import { storeUpload } from "../../domain/uploads/store";
 import { uploadQuotaParams } from "../../domain/uploads/quota";
-import { requireUser } from "../../middleware/auth";
-import type { BodyLimit } from "../../middleware/input";
+import { requireUser } from "../middleware/auth";
+import type { BodyLimit } from "../middleware/input";
 import { ApiError, ok } from "../envelope";
 import type { AppEnv } from "../types";
 

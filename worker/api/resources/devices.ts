@@ -23,8 +23,8 @@ import { listUserSessions, revokeOtherUserSessions, revokeUserSession } from "..
 import { sessionsEnded } from "../../session-end";
 import { loginHistory } from "../../domain/identity/sign-ins";
 import { userBalances } from "../../domain/ledger/balances";
-import { requireUser } from "../../middleware/auth";
-import { limitAuthAttempts } from "../../middleware/rate-limit";
+import { requireUser } from "../middleware/auth";
+import { limitAuthAttempts } from "../middleware/rate-limit";
 import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { optionalText, text } from "../fields";
 import type { AppEnv } from "../types";

@@ -13,7 +13,7 @@ import { buyMiner, listMachines, listOutputs, type MinerMachine } from "../../do
 import { buyPool, listPoolOrders, redeemPool, type PoolOrder } from "../../domain/earn/pool";
 import { poolRewardPerDay, poolTotalReward } from "../../domain/earn/pool-math";
 import { listMinerPlans, listPoolProducts, type MinerPlan, type PoolProduct } from "../../domain/earn/products";
-import { requireUser } from "../../middleware/auth";
+import { requireUser } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { amount, id, pagination } from "../fields";
 import { idempotencyKey } from "../idempotency";

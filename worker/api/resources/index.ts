@@ -4,8 +4,8 @@ import { getContacts, listSlides } from "../../domain/content/site";
 import { getBankAccount, type BankAccount } from "../../domain/deposits/bank-account";
 import { userDepositAddress } from "../../domain/deposits/address-book";
 import { listChannels } from "../../domain/deposits/channels";
-import { resolveSessionWith } from "../../domain/identity/session";
-import { tokenFrom } from "../../middleware/auth";
+import { resolveSession } from "../../domain/identity/session";
+import { tokenFrom } from "../middleware/auth";
 import { userChannelOut, usdt } from "../present";
 import { translate } from "../../i18n";
 import { formatAmount, formatPercentText } from "../../domain/money/units";
@@ -32,7 +32,7 @@ function bankOut(b: BankAccount) {
 async function rechargeWays(c: Context<AppEnv>) {
   const db = c.get("db");
   const now = Date.now();
-  const session = await resolveSessionWith(db, "user", tokenFrom(c.req.raw.headers), now);
+  const session = await resolveSession(db, "user", { token: tokenFrom(c.req.raw.headers) }, now);
   const user = session.status === "ok" ? session.subject : null;
   const channels = (await listChannels(db, { only_enabled: true })).filter((ch) => ch.xpub !== "");
   const hint = translate(c.get("locale"), "errors.sign_in_for_address");

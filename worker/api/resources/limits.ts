@@ -12,7 +12,7 @@ import { activeExclusion, noteLimitReached, readLimits, selfExclude, setLimits, 
 import { EXCLUSION_DAYS, exclusionDaysValid, LIMIT_KINDS, type ExclusionKind, type LimitKind } from "../../domain/limits/rules";
 import { formatPriceE8, parseAmount } from "../../domain/money/units";
 import { userOrdersBetween } from "../../domain/trades/orders";
-import { requireUser } from "../../middleware/auth";
+import { requireUser } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { int } from "../fields";
 import { usdtExact } from "../present";

@@ -1,7 +1,7 @@
 /** Checks shared by the routes that move money out or choose where it goes. */
 import type { Context } from "hono";
 import { z } from "zod";
-import { cardKeysFor, type CardKeys } from "../../domain/binding/card-crypto";
+import { cardKeysFor, type CardKeys } from "../../domain/crypto/sealing";
 import { confirmUserProofs, type ProofResult } from "../../domain/identity/two-factor";
 import { moneyMovementOpen } from "../../mode";
 import { ApiError, loginThrottled } from "../envelope";

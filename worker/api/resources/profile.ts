@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { listProfiles, readProfile, rejectProfile, submitProfile, verifyProfile, type Profile } from "../../domain/profiles/profiles";
-import { requireOperator, requireUser } from "../../middleware/auth";
+import { requireOperator, requireUser } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { int, pagination, text } from "../fields";
 import type { AppEnv } from "../types";

@@ -11,7 +11,7 @@ import { bookPromotion, listForUser, type Booking, type Promotion } from "../../
 import { parseTexts, textFor } from "../../domain/promotions/texts";
 import { formatPercentText } from "../../domain/money/units";
 import type { LocaleKey } from "../../../locales/languages";
-import { requireUser } from "../../middleware/auth";
+import { requireUser } from "../middleware/auth";
 import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
 import { usdt, usdtExact } from "../present";

@@ -13,14 +13,14 @@ import { z } from "zod";
 import { ledger_accounts, ledger_transfers, liability_snapshots, log_checkpoints, log_leaves, orders } from "../../db/schema";
 import { checkSnapshots } from "../../domain/transparency/liabilities";
 import { actingOperator } from "../../domain/identity/operators";
-import { resolveSessionWith } from "../../domain/identity/session";
+import { resolveSession } from "../../domain/identity/session";
 import { consistencyProof, inclusionProof } from "../../domain/transparency/merkle";
 import { readHandovers } from "../../domain/transparency/sequencer";
 import { tileReader } from "../../domain/transparency/tiles";
 import { b64encode } from "../../domain/transparency/verify";
 import { cosignaturesBetween, latestPublished, latestSigned, served, withCosignatures, witnessConfig } from "../../domain/transparency/witnesses";
-import { logSequencer } from "../../transparency-log";
-import { requireOperator, tokenFrom } from "../../middleware/auth";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
+import { requireOperator, tokenFrom } from "../middleware/auth";
 import { auditInsert } from "../../domain/audit/log";
 import { ApiError, ok, read } from "../envelope";
 import { id, int, pagination } from "../fields";
@@ -58,9 +58,9 @@ async function latestCheckpoint(c: Context<AppEnv>) {
 /** The caller: a user (own records) or an operator (any); neither is 401. */
 async function reader(c: Context<AppEnv>): Promise<{ user_id: number | null }> {
   const token = tokenFrom(c.req.raw.headers);
-  const user = await resolveSessionWith(c.get("db"), "user", token, Date.now());
+  const user = await resolveSession(c.get("db"), "user", { token }, Date.now());
   if (user.status === "ok" && user.subject) return { user_id: user.subject.id };
-  const op = await resolveSessionWith(c.get("db"), "operator", token, Date.now());
+  const op = await resolveSession(c.get("db"), "operator", { token }, Date.now());
   if (actingOperator(op)) return { user_id: null };
   throw new ApiError("errors.unauthorized", 401);
 }

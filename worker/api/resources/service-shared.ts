@@ -1,13 +1,13 @@
 /** What the visitor's and the operator's customer-service routes share: who asks, and how things look. */
 import type { Context } from "hono";
 import { z } from "zod";
-import { resolveSessionWith } from "../../domain/identity/session";
+import { resolveSession } from "../../domain/identity/session";
 import { contextsOf, findConversation, hashGuestToken, isMember, type Context as ConvContext, type Conversation, type Visitor } from "../../domain/service/conversations";
 import { messageView, peerProgress, unreadFor, type MessageRow, type SendResult } from "../../domain/service/messages";
 import { CLIENT_MESSAGE_ID_RE, checkText, clampLimit, MAX_TEXT_CHARS, type Side } from "../../domain/service/rules";
 import type { LocaleKey } from "../../../locales/languages";
 import { translate } from "../../i18n";
-import { tokenFrom } from "../../middleware/auth";
+import { tokenFrom } from "../middleware/auth";
 import { guestTokenFromCookie } from "../../service-cookie";
 import { ApiError } from "../envelope";
 import { id } from "../fields";
@@ -16,7 +16,7 @@ import type { ServiceConversationApi } from "../../../durable-objects/service/co
 
 /** The caller on the visitor side: a valid user session first, else the guest token (header, then cookie). */
 export async function visitorOf(c: Context<AppEnv>): Promise<Visitor | null> {
-  const session = await resolveSessionWith(c.get("db"), "user", tokenFrom(c.req.raw.headers), Date.now());
+  const session = await resolveSession(c.get("db"), "user", { token: tokenFrom(c.req.raw.headers) }, Date.now());
   if (session.status === "ok" && session.subject) return { kind: "user", user_id: session.subject.id };
   const guest = guestTokenOf(c);
   return guest ? { kind: "guest", token_hash: hashGuestToken(await guest) } : null;

@@ -18,7 +18,7 @@ import { limiterNetworkOf } from "../../domain/identity/client";
 import { guestCookie } from "../../service-cookie";
 import { ApiError, ok, read } from "../envelope";
 import { id } from "../fields";
-import { isInProcessRequest } from "../in-process-mark";
+import { isInProcessRequest } from "../../in-process-mark";
 import type { AppEnv } from "../types";
 import { conversationStub, conversationView, guestTokenOf, HistoryQuery, memberConversation, messageBody, ReadBody, SendBody, sendRefused, viewMessages, visitorOf } from "./service-shared";
 import { currentRequestId, logError } from "../../observability/log";

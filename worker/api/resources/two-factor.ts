@@ -3,11 +3,11 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
 import { beginSetup, confirmUserProofs, disableTwoFactor, enableTwoFactor, recoveryCodesLeft, twoFactorOn } from "../../domain/identity/two-factor";
-import { requireUser } from "../../middleware/auth";
+import { requireUser } from "../middleware/auth";
 import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
-import { limitAuthAttempts } from "../../middleware/rate-limit";
+import { limitAuthAttempts } from "../middleware/rate-limit";
 import { cardKeysOrNull, confirmCode, confirmPassword, proofsOrThrow } from "./money-guards";
 
 const EnableBody = z.object({ code: text({ max: 32, invalid: "errors.two_factor_code_wrong" }), password: confirmPassword });

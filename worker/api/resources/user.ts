@@ -1,6 +1,6 @@
 /** `/api/user/*`: identity and the signed-in user's own data. */
 import { Hono } from "hono";
-import { logSequencer } from "../../transparency-log";
+import { logSequencer } from "../../../durable-objects/transparency/log-api";
 import { z } from "zod";
 import { LANGUAGES } from "../../../locales/languages";
 import { grantDemoMoney } from "../../domain/ledger/demo";
@@ -9,13 +9,13 @@ import { changePassword, hasPassword, loginUser, registerUser, setUserLanguage, 
 import { revokeSession } from "../../domain/identity/session";
 import { sessionsEnded } from "../../session-end";
 import { ACCOUNT_RE, INVITE_CODE_RE, PASSWORD_MAX } from "../../domain/identity/rules";
-import { requireUser } from "../../middleware/auth";
+import { requireUser } from "../middleware/auth";
 import { formatAmount } from "../../domain/money/units";
 import { userBalances, type UserBalances } from "../../domain/ledger/balances";
 import { ApiError, loginThrottled, ok, read } from "../envelope";
 import { text } from "../fields";
 import type { AppEnv } from "../types";
-import { limitAuthAttempts } from "../../middleware/rate-limit";
+import { limitAuthAttempts } from "../middleware/rate-limit";
 import { setInviterLater } from "../../domain/identity/invitation";
 import { issueNonce, walletLogin } from "../../domain/identity/wallet-login";
 import { handOverAtSignIn } from "./service";

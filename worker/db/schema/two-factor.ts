@@ -4,7 +4,7 @@ import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core
  * A user's authenticator (TOTP) key. One row per user: while `enabled_at_ms` is null it is a
  * pending key from setup, not yet in force; enabling needs one code from it. The key is never
  * answered once enabled. `secret` is the base32 key sealed with the deployment's card key
- * (AES-256-GCM, "v1.<iv>.<ciphertext>", see card-crypto.ts), so a copy of D1 alone does not
+ * (AES-256-GCM, "v1.<iv>.<ciphertext>", see worker/domain/crypto/sealing.ts), so a copy of D1 alone does not
  * give it away. `last_step` is the last 30-second step a code was accepted for, so a code (and
  * any older one) is accepted once.
  */

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bank_cards, wallets } from "../../db/schema";
 import { isUniqueViolation } from "../identity/users";
-import { cardFingerprint, cardFingerprints, isSealed, sealCard, type CardKeys } from "./card-crypto";
+import { cardFingerprint, cardFingerprints, isSealed, sealCard, type CardKeys } from "../crypto/sealing";
 import { isTronAddress } from "../chains/tron";
 import { cardLast4, isValidCardNumber, normalizeCardNumber } from "./validate";
 import { bindingOpensAt } from "./waiting";
@@ -56,7 +56,7 @@ export async function listBankCards(db: Db, user_id: number): Promise<BankCard[]
 export type AddBankCardResult = { status: "ok"; card: BankCard } | { status: "card_invalid" | "duplicate" | "limit_reached" };
 
 /**
- * Binds a card: the number is stored only sealed (card-crypto.ts), found again by its
+ * Binds a card: the number is stored only sealed (worker/domain/crypto/sealing.ts), found again by its
  * fingerprint, and shown by its last four digits.
  */
 export async function addBankCard(

@@ -2,19 +2,16 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { app_config } from "../../db/schema";
 import { auditInsert } from "../audit/log";
+import { BINDING_WAIT_DEFAULT_HOURS, BINDING_WAIT_KEY, BINDING_WAIT_MAX_HOURS, BINDING_WAIT_MIN_HOURS } from "../money/settings";
 
 /**
  * The allow-list's waiting period: a newly bound address or card receives withdrawals only
  * this long after it was bound, so a thief with a session and the password still cannot send
  * money to a destination of their own at once. Each binding keeps the opening time it got when
  * it was bound (a later change of the setting moves no existing binding), and there is no
- * per-user value, so nothing can shorten it for one account.
+ * per-user value, so nothing can shorten it for one account. Its default and bounds:
+ * worker/domain/money/settings.ts.
  */
-export const BINDING_WAIT_KEY = "binding.wait_hours";
-export const BINDING_WAIT_DEFAULT_HOURS = 24;
-/** Operators may lengthen the wait, never bring it under the default; and at most to 30 days. */
-export const BINDING_WAIT_MIN_HOURS = BINDING_WAIT_DEFAULT_HOURS;
-export const BINDING_WAIT_MAX_HOURS = 720;
 
 export async function getBindingWaitHours(db: Db): Promise<number> {
   const row = await db.query.app_config.findFirst({ where: eq(app_config.key, BINDING_WAIT_KEY) });

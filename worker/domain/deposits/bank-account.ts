@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { app_config } from "../../db/schema";
 import { auditInsert } from "../audit/log";
 import { openState } from "../audit/second-operator";
+import { BANK_MIN_DEFAULT_MICRO } from "../money/settings";
 
 /** The platform's bank account for bank-transfer recharges (`/api/index/getBA`). */
 export type BankAccount = { enabled: boolean; bank: string; holder: string; account: string; branch: string; min_amount_micro: number };
@@ -29,7 +30,7 @@ async function readBank(db: Db): Promise<{ bank: BankAccount; guard: Guard }> {
     holder: v("bank.holder"),
     account: v("bank.account"),
     branch: v("bank.branch"),
-    min_amount_micro: Number(v("bank.min_amount_micro")) || 10_000_000,
+    min_amount_micro: Number(v("bank.min_amount_micro")) || BANK_MIN_DEFAULT_MICRO,
   };
   return { bank, guard };
 }

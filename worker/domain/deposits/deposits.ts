@@ -10,9 +10,6 @@ import { getBankAccount } from "./bank-account";
 export type Deposit = typeof deposits.$inferSelect;
 
 
-/** The bank-transfer minimum: the lowest crypto minimum would be arbitrary, so it is its own. */
-export const BANK_MIN_KEY = "bank.min_amount_micro";
-
 export type SubmitDeposit = {
   user_id: number;
   kind: "crypto" | "bank";

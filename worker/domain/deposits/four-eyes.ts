@@ -1,17 +1,9 @@
+/** Deposits credited at or above a threshold (worker/domain/money/settings.ts) need a second, different operator (decision 120). */
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { app_config, solo_credit_limits } from "../../db/schema";
 import { auditInsert } from "../audit/log";
-import { MICRO_PER_USDT } from "../money/units";
-
-/** Deposits credited at or above this many micro-USDT need a second, different operator. */
-export const FOUR_EYES_KEY = "deposits.four_eyes_micro";
-export const FOUR_EYES_DEFAULT_MICRO = 10_000 * MICRO_PER_USDT;
-/**
- * The highest the threshold can go. One operator may make four eyes stricter (a lower
- * threshold), never looser: raising it would let that operator alone credit larger deposits.
- */
-export const FOUR_EYES_MAX_MICRO = FOUR_EYES_DEFAULT_MICRO;
+import { FOUR_EYES_DEFAULT_MICRO, FOUR_EYES_KEY, FOUR_EYES_MAX_MICRO } from "../money/settings";
 
 /** The threshold in force, never above the ceiling whatever is stored. */
 export async function getFourEyesThreshold(db: Db): Promise<number> {

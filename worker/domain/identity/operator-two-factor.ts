@@ -8,7 +8,7 @@ import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { operator_two_factor, sessions } from "../../db/schema";
 import { revokeAllSessions } from "./session";
-import type { CardKeys } from "../binding/card-crypto";
+import type { CardKeys } from "../crypto/sealing";
 import { failedAttempt, operatorThrottleKey, succeededAttempt, takeAttempt } from "./throttle";
 import { looksLikeTotp, matchStep, newTotpSecret, openSecret, otpauthUrl, sealSecret } from "./two-factor";
 

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { operators } from "../../db/schema";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "./password";
 import { isValidAccount, isValidPassword, normalizeAccount } from "./rules";
-import type { CardKeys } from "../binding/card-crypto";
+import type { CardKeys } from "../crypto/sealing";
 import { UNKNOWN_CLIENT } from "./client";
 import { spendOperatorCode } from "./operator-two-factor";
 import { newSessionToken, sessionInsert } from "./session";

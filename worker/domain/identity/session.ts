@@ -58,15 +58,38 @@ export type ResolvedSession =
   | { status: "ok"; token_hash: string; subject_id: number; expires_at_ms: number; step_up_at_ms: number | null }
   | { status: "missing" | "expired" | "revoked" };
 
-export async function resolveSession(db: Db, kind: SessionKind, token: string | null | undefined, now_ms: number): Promise<ResolvedSession> {
-  if (!token || token.length > 100) return { status: "missing" };
-  return resolveSessionHash(db, kind, hashSessionToken(token), now_ms);
-}
+type SubjectOf<K extends SessionKind> = K extends "user" ? typeof users.$inferSelect : typeof operators.$inferSelect;
 
-/** The same, by the token's hash (what a Durable Object that caches sessions is given). */
-export async function resolveSessionHash(db: Db, kind: SessionKind, token_hash: string, now_ms: number): Promise<ResolvedSession> {
-  const row = await db.query.sessions.findFirst({ where: and(eq(sessions.token_hash, token_hash), eq(sessions.kind, kind)) });
-  return checkSession(db, row, now_ms);
+/** A resolved session with its user or operator (null: the row is gone), or why there is none. */
+export type SessionOf<K extends SessionKind> = (ResolvedSession & { status: "ok"; subject: SubjectOf<K> | null }) | Exclude<ResolvedSession, { status: "ok" }>;
+
+/**
+ * How a session is presented: its token (a header or a cookie; absent, or longer than any
+ * token, is no session), or the token's hash (what the quote hubs are given, decision 106).
+ */
+export type SessionKey = { token: string | null | undefined } | { token_hash: string };
+
+/**
+ * The one session resolver: every way in resolves a session here, the API's middleware
+ * (worker/api/middleware/auth.ts) and the routes that take an optional session, the socket
+ * upgrades (worker/ws.ts, worker/service-sockets.ts), private files (worker/files.ts) and the
+ * quote hubs' session cache (durable-objects/quotes/session-cache.ts). One query, the session
+ * joined with its user or operator, plus a last-seen touch at most once a minute: a revoked
+ * session, one idle too long or one past its absolute lifetime is refused.
+ */
+export async function resolveSession<K extends SessionKind>(db: Db, kind: K, key: SessionKey, now_ms: number): Promise<SessionOf<K>> {
+  const token_hash = "token_hash" in key ? key.token_hash : key.token && key.token.length <= 100 ? hashSessionToken(key.token) : null;
+  if (token_hash === null) return { status: "missing" };
+  const subjects = kind === "user" ? users : operators;
+  const [row] = await db
+    .select({ session: sessions, subject: subjects })
+    .from(sessions)
+    .leftJoin(subjects, eq(subjects.id, sessions.subject_id))
+    .where(and(eq(sessions.token_hash, token_hash), eq(sessions.kind, kind)))
+    .limit(1);
+  const checked = await checkSession(db, row?.session, now_ms);
+  if (checked.status !== "ok") return checked;
+  return { ...checked, subject: (row.subject ?? null) as SubjectOf<K> | null };
 }
 
 /**
@@ -86,32 +109,6 @@ export async function touchLiveSessions(db: Db, kind: SessionKind, token_hashes:
   for (const r of rows) live.set(r.token_hash, { subject_id: r.subject_id, expires_at_ms: expiryAfterUse(r, now_ms) });
   return live;
 }
-
-/**
- * The session and the signed-in user or operator in one query: every signed-in API request
- * starts with this, so it costs one database round trip (plus a rare last-seen touch).
- */
-export async function resolveSessionWith<K extends SessionKind>(
-  db: Db,
-  kind: K,
-  token: string | null | undefined,
-  now_ms: number,
-): Promise<(ResolvedSession & { status: "ok"; subject: SubjectOf<K> | null }) | Exclude<ResolvedSession, { status: "ok" }>> {
-  if (!token || token.length > 100) return { status: "missing" };
-  const token_hash = hashSessionToken(token);
-  const subjects = kind === "user" ? users : operators;
-  const [row] = await db
-    .select({ session: sessions, subject: subjects })
-    .from(sessions)
-    .leftJoin(subjects, eq(subjects.id, sessions.subject_id))
-    .where(and(eq(sessions.token_hash, token_hash), eq(sessions.kind, kind)))
-    .limit(1);
-  const checked = await checkSession(db, row?.session, now_ms);
-  if (checked.status !== "ok") return checked;
-  return { ...checked, subject: (row.subject ?? null) as SubjectOf<K> | null };
-}
-
-type SubjectOf<K extends SessionKind> = K extends "user" ? typeof users.$inferSelect : typeof operators.$inferSelect;
 
 /** Revoked, idle too long or past its absolute lifetime? Touches last_seen at most once a minute. */
 async function checkSession(db: Db, row: typeof sessions.$inferSelect | undefined, now_ms: number): Promise<ResolvedSession> {

@@ -3,7 +3,7 @@ import { base64, hex } from "@scure/base";
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "../../db/client";
-import { LEGACY_KEY_ID, openCard, sealCard, type CardKey, type CardKeys } from "../binding/card-crypto";
+import { LEGACY_KEY_ID, openCard, sealCard, type CardKey, type CardKeys } from "../crypto/sealing";
 import { two_factor, two_factor_recovery_codes } from "../../db/schema";
 import { verifyPassword } from "./password";
 import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";

@@ -7,7 +7,7 @@ import { isValidAccount, isValidPassword, newInviteCode, normalizeAccount, norma
 import { hashSessionToken, newSessionToken, revokeOtherSessions, sessionInsert } from "./session";
 import { failedAttempt, succeededAttempt, takeAttempt, userThrottleKey } from "./throttle";
 import { confirmUserProofs, spendSecondFactor } from "./two-factor";
-import type { CardKeys } from "../binding/card-crypto";
+import type { CardKeys } from "../crypto/sealing";
 import type { LocaleKey } from "../../../locales/languages";
 import { userAccountInserts } from "../ledger/accounts";
 import { UNKNOWN_CLIENT, type Client, type SignInClient } from "./client";

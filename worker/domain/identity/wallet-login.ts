@@ -6,7 +6,7 @@ import type { LocaleKey } from "../../../locales/languages";
 import { isP2wpkhAddress } from "./bip137";
 import { clearSignInAttempts, createUserWithSession, openSession, refuseSignIn, takeSignInAttempt, type User } from "./users";
 import { spendSecondFactor } from "./two-factor";
-import type { CardKeys } from "../binding/card-crypto";
+import type { CardKeys } from "../crypto/sealing";
 import { UNKNOWN_CLIENT, type Client, type SignInClient } from "./client";
 import { CHALLENGE_TTL_MS, readChallenge, signatureMatches, walletAccount, type Expected, type WalletKind } from "./wallet-challenge";
 

@@ -49,6 +49,43 @@ export function transferStatements(t: Transfer, now_ms: number): SQL[] {
 }
 
 /**
+ * Many transfers as two statements: their records (each with its accounts' balances after it,
+ * from running sums computed here over the list), then every touched account's balance and
+ * totals updated once by its net movement. The same guarantees as one transfer at a time: a
+ * reused key fails the UNIQUE on the record, an unknown account leaves a NULL id that fails
+ * NOT NULL (LEFT JOIN), an overdrawn user account fails the CHECK, and the batch rolls back.
+ */
+export function transferSetStatements(transfers: readonly Transfer[], now_ms: number) {
+  if (transfers.length === 0) return [];
+  const running = new Map<string, number>();
+  const totals = new Map<string, { debits: number; credits: number }>();
+  const move = (account: string, debit: number, credit: number) => {
+    const t = totals.get(account) ?? { debits: 0, credits: 0 };
+    totals.set(account, { debits: t.debits + debit, credits: t.credits + credit });
+    const after = (running.get(account) ?? 0) + credit - debit;
+    running.set(account, after);
+    return after;
+  };
+  const records = transfers.map((t) => {
+    if (!Number.isSafeInteger(t.amount_micro) || t.amount_micro <= 0 || t.debit === t.credit) throw new Error(`transfer ${t.key}: invalid`);
+    return [t.key, t.debit, t.credit, t.amount_micro, t.code, t.ref_type, t.ref_id, move(t.debit, t.amount_micro, 0), move(t.credit, 0, t.amount_micro)];
+  });
+  const accounts = [...totals].map(([key, t]) => [key, t.debits, t.credits]);
+  const at = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+  return [
+    sql`INSERT INTO ledger_transfers (transfer_key, debit_account_id, credit_account_id, amount_micro, code, ref_type, ref_id, debit_balance_after_micro, credit_balance_after_micro, created_at_ms)
+      SELECT ${at(0)}, d.id, c.id, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)}, d.balance_micro + ${at(7)}, c.balance_micro + ${at(8)}, ${now_ms}
+      FROM json_each(${JSON.stringify(records)}) AS j
+      LEFT JOIN ledger_accounts d ON d.account_key = ${at(1)}
+      LEFT JOIN ledger_accounts c ON c.account_key = ${at(2)}
+      ORDER BY j.key`,
+    sql`UPDATE ledger_accounts SET balance_micro = balance_micro + m.credits - m.debits, debits_micro = debits_micro + m.debits, credits_micro = credits_micro + m.credits
+      FROM (SELECT ${at(0)} AS account_key, ${at(1)} AS debits, ${at(2)} AS credits FROM json_each(${JSON.stringify(accounts)}) AS j) AS m
+      WHERE ledger_accounts.account_key = m.account_key`,
+  ];
+}
+
+/**
  * Posts transfers, together with the caller's own statements (the business object's insert
  * or state change, its transition record, its audit entry), as ONE D1 batch: all of it
  * happens or none of it does. Constraint failures come back as named statuses.

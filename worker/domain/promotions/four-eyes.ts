@@ -1,17 +1,12 @@
+/**
+ * Promotion bonuses at or above a threshold (worker/domain/money/settings.ts) need a second,
+ * different operator, the same pattern as deposits (worker/domain/deposits/four-eyes.ts).
+ */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { app_config } from "../../db/schema";
 import { auditInsert } from "../audit/log";
-import { MICRO_PER_USDT } from "../money/units";
-
-/**
- * Promotion bonuses at or above this many micro-USDT need a second, different operator, the
- * same pattern as deposits (worker/domain/deposits/four-eyes.ts): one operator may lower the
- * threshold (stricter), never raise it above the ceiling.
- */
-export const PROMOTION_FOUR_EYES_KEY = "promotions.four_eyes_micro";
-export const PROMOTION_FOUR_EYES_DEFAULT_MICRO = 500 * MICRO_PER_USDT;
-export const PROMOTION_FOUR_EYES_MAX_MICRO = PROMOTION_FOUR_EYES_DEFAULT_MICRO;
+import { PROMOTION_FOUR_EYES_DEFAULT_MICRO, PROMOTION_FOUR_EYES_KEY, PROMOTION_FOUR_EYES_MAX_MICRO } from "../money/settings";
 
 /** The threshold in force, never above the ceiling whatever is stored. */
 export async function getPromotionFourEyes(db: Db): Promise<number> {

@@ -10,7 +10,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { products, terms_proposals, withdrawal_rules } from "../../db/schema";
 import { durationStatements, tickSizeFits, type ProductInput } from "../trades/products";
-import type { Product } from "../trades/orders";
+import type { Product } from "../trades/products";
 import { marketTermsOutOfBounds, withdrawalTermsOutOfBounds, type MarketTerms, type OutOfBounds, type WithdrawalTerms } from "./bounds";
 import { getProposal, guardedAudit, guardRefused, pendingCondition, type Proposal } from "./proposals";
 

@@ -1,9 +1,30 @@
-import { eq, sql } from "drizzle-orm";
+/**
+ * The products (markets): their rows and durations, reading them, and saving them under the
+ * terms rules (frozen parameters, the price step, proposals for what needs a second operator).
+ */
+import { asc, eq, sql } from "drizzle-orm";
 import { d1Statements, type Db } from "../../db/client";
 import { product_durations, products } from "../../db/schema";
 import { marketTermsOutOfBounds, sameMarketTerms, sortedDurations, type MarketTerms, type OutOfBounds } from "../terms/bounds";
 import { proposeTerms } from "../terms/proposals";
-import type { Product, ProductWithDurations } from "./orders";
+
+export type Product = typeof products.$inferSelect;
+export type Duration = typeof product_durations.$inferSelect;
+export type ProductWithDurations = Product & { durations: Duration[] };
+
+export async function listProducts(db: Db, opts: { only_enabled: boolean }): Promise<ProductWithDurations[]> {
+  const [rows, durations] = await db.batch([
+    db.select().from(products).where(opts.only_enabled ? eq(products.enabled, 1) : undefined).orderBy(asc(products.sort), asc(products.id)),
+    db.select().from(product_durations).orderBy(asc(product_durations.seconds)),
+  ]);
+  return rows.map((p) => ({ ...p, durations: durations.filter((d) => d.product_id === p.id) }));
+}
+
+export async function getProduct(db: Db, id: number): Promise<ProductWithDurations | null> {
+  const p = await db.query.products.findFirst({ where: eq(products.id, id) });
+  if (!p) return null;
+  return { ...p, durations: await db.select().from(product_durations).where(eq(product_durations.product_id, id)).orderBy(asc(product_durations.seconds)) };
+}
 
 export type ProductInput = {
   symbol: string;

@@ -1,6 +1,7 @@
 /**
  * Everything a verifier needs, and nothing else: the browser's "Verify", `npm run verify` and
- * the tests run this one file. It imports only @noble/hashes and @noble/curves, so anyone can
+ * the tests run this one file. It imports only @noble/hashes, @noble/curves and the simulated
+ * walk it re-runs (worker/domain/quotes/sim-walk.ts, itself only @noble/hashes), so anyone can
  * read it whole and run it without trusting our server.
  *
  * - Merkle tree of RFC 9162 (Certificate Transparency 2.0), section 2.1: leaf hash
@@ -13,20 +14,21 @@
  *
  * - C2SP tlog-tiles entry bundles, so the whole log can be read from its public tiles and its root
  *   recomputed (RFC 9162 2.1.1).
- * - The simulated feed's walk: each hour's ticks from that hour's seed, in integer arithmetic, so
- *   anyone recomputes them exactly once the seed is revealed.
+ * - The simulated feed's audit: each hour's ticks recomputed from that hour's revealed seed by the
+ *   walk the markets follow (worker/domain/quotes/sim-walk.ts, which imports only @noble/hashes),
+ *   so anyone recomputes them exactly.
  *
  * Sizes and indexes are plain numbers: exact up to 2^53, far past any log we will run.
  */
 import { ed25519 } from "@noble/curves/ed25519.js";
-import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { SIM_WALK, simPrices } from "../quotes/sim-walk";
 
 export type Hash = Uint8Array;
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
-/** (Its own concat: this file imports nothing of ours, so a verifier can take it alone.) */
+/** (Its own concat: this file imports nothing of ours but the walk, so a verifier can take the two alone.) */
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -486,47 +488,6 @@ export function rootOf(leaf_hashes: Hash[]): Hash {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return nodeHash(rootOf(leaf_hashes.slice(0, k)), rootOf(leaf_hashes.slice(k)));
-}
-
-// ------------------------------------------------------------------ the simulated feed's walk
-
-/**
- * The walk a simulated market follows, named in each hour's commitment. Every second s of an
- * hour has draws HMAC-SHA256(seed, "<symbol>:<s>"), and the price moves from the previous
- * second's:
- *   z2    = 2 * (sum of the first 12 big-endian uint16 of the draw) - 12 * 65535
- *           (about normal, mean 0, standard deviation about 131072)
- *   burst = 4 when draw byte 24 < 5 (about 2 % of seconds), else 1
- *   raw   = price + trunc(price * burst * sigma_ppm * z2 / (131072 * 10^6))
- *   price = max(floor, round-half-up(raw / tick) * tick)
- *   volume_e8 = 5,000,000 + (big-endian uint32 of draw bytes 25..28) mod 200,000,000
- * Prices are integers in 10^-8 units. BigInt throughout, so every engine gets the same ticks.
- */
-export const SIM_WALK = "hmac-sha256-irwin-hall-v1";
-
-export type SimParams = { sigma_ppm: number; tick_e8: bigint; floor_e8: bigint };
-
-export function simStep(seed: Uint8Array, symbol: string, second: number, price_e8: bigint, p: SimParams): { price_e8: bigint; volume_e8: number } {
-  const d = hmac(sha256, seed, utf8(`${symbol}:${second}`));
-  let sum = 0;
-  for (let i = 0; i < 12; i += 1) sum += (d[2 * i] << 8) | d[2 * i + 1];
-  const z2 = BigInt(2 * sum - 12 * 65535);
-  const burst = d[24] < 5 ? 4n : 1n;
-  const raw = price_e8 + (price_e8 * burst * BigInt(p.sigma_ppm) * z2) / (131072n * 1_000_000n);
-  const rounded = raw <= 0n ? 0n : ((raw + p.tick_e8 / 2n) / p.tick_e8) * p.tick_e8;
-  const volume_e8 = 5_000_000 + (((d[25] << 24) >>> 0) + (d[26] << 16) + (d[27] << 8) + d[28]) % 200_000_000;
-  return { price_e8: rounded < p.floor_e8 ? p.floor_e8 : rounded, volume_e8 };
-}
-
-/** Every second's price of [from_s, to_s), starting from the price before from_s. */
-export function simPrices(seed: Uint8Array, symbol: string, from_s: number, to_s: number, start_e8: bigint, p: SimParams): bigint[] {
-  const out: bigint[] = [];
-  let price = start_e8;
-  for (let s = from_s; s < to_s; s += 1) {
-    price = simStep(seed, symbol, s, price, p).price_e8;
-    out.push(price);
-  }
-  return out;
 }
 
 /** A price as the API and the leaves write it ("64250.5") in 10^-8 units; null if it is not one. */

@@ -2,12 +2,13 @@ import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bank_cards, users, wallets, withdrawal_rules, withdrawals } from "../../db/schema";
 import { auditInsert } from "../audit/log";
-import { openCard, sealCard, type CardKeys } from "../binding/card-crypto";
+import { openCard, sealCard, type CardKeys } from "../crypto/sealing";
 import { maskCardLast4 } from "../binding/validate";
 import { platformAccount, userAccount } from "../ledger/accounts";
 import { transitionInsert } from "../ledger/transitions";
 import { postTransfers, type MoneyFailure, type PostResult, type Transfer } from "../ledger/transfer";
 import { requestHash } from "../money/request-hash";
+import { WITHDRAWAL_RULE_UNSET } from "../money/settings";
 import { quoteWithdrawal, type Quote, type WithdrawalRule } from "./fees";
 import { sameWithdrawalTerms, withdrawalTermsOutOfBounds, type OutOfBounds, type WithdrawalTerms } from "../terms/bounds";
 import { proposeTerms } from "../terms/proposals";
@@ -25,7 +26,7 @@ export async function getRules(db: Db): Promise<Record<Channel, RuleInForce>> {
     const r = rows.find((x) => x.channel === channel);
     return r
       ? { fee_fixed_micro: r.fee_fixed_micro, fee_rate_bp: r.fee_rate_bp, min_amount_micro: r.min_amount_micro, enabled: r.enabled === 1, terms_version: r.terms_version }
-      : { fee_fixed_micro: 0, fee_rate_bp: 0, min_amount_micro: 1, enabled: false, terms_version: 0 };
+      : { ...WITHDRAWAL_RULE_UNSET };
   };
   return { trc20: of("trc20"), bank: of("bank") };
 }
@@ -68,7 +69,7 @@ export type RequestWithdrawal = {
   wallet_id: number | null;
   bank_id: number | null;
   request_key: string;
-  /** Card keys (binding/card-crypto.ts): a bank withdrawal opens the card and seals its payout details. */
+  /** Card keys (crypto/sealing.ts): a bank withdrawal opens the card and seals its payout details. */
   card_keys: CardKeys | null;
   /** The channel's terms version the form showed (its fee and minimum); absent: the terms in force. */
   terms_version?: number;

@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commitLeaf, hourEnd, revealLeaf, simParams, type Epoch } from "../../../../durable-objects/quotes/sim-epochs";
 import { formatPriceE8 } from "../../../../worker/domain/money/units";
-import { auditSimulation, canonicalJson, priceE8, simPrices, simStep } from "../../../../worker/domain/transparency/verify";
+import { auditSimulation, canonicalJson, priceE8 } from "../../../../worker/domain/transparency/verify";
+import { simPrices, simStep } from "../../../../worker/domain/quotes/sim-walk";
 
 const SYMBOL = "BTC/USDT";
 const H0 = 1_800_000_000 - (1_800_000_000 % 3600);

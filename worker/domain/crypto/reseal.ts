@@ -8,7 +8,7 @@
  * Plain SQL over the four sealed columns, not drizzle: one loop serves them all. Column names are
  * constants here, never input.
  */
-import { cardFingerprint, LEGACY_KEY_ID, openCard, sealCard, type CardKeys } from "./card-crypto";
+import { cardFingerprint, LEGACY_KEY_ID, openCard, sealCard, type CardKeys } from "./sealing";
 
 /** A sealed column: its table, key column and value column (bank cards also re-key their fingerprint). */
 type Target = { table: string; pk: string; column: string; fingerprint?: string };

@@ -9,10 +9,10 @@
  * moving nothing.
  */
 import type { Hono, MiddlewareHandler } from "hono";
-import { serverNow } from "../clock";
-import { stepUpFresh } from "../domain/identity/operator-two-factor";
-import { ApiError } from "../api/envelope";
-import type { AppEnv } from "../api/types";
+import { serverNow } from "../../clock";
+import { stepUpFresh } from "../../domain/identity/operator-two-factor";
+import { ApiError } from "../envelope";
+import type { AppEnv } from "../types";
 import { requireOperator } from "./auth";
 
 /** Paths under /api (Hono patterns, POST), grouped by what they do with money. */

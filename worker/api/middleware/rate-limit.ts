@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../api/envelope";
-import type { AppEnv } from "../api/types";
-import { limiterNetworkOf } from "../domain/identity/client";
+import { ApiError } from "../envelope";
+import type { AppEnv } from "../types";
+import { limiterNetworkOf } from "../../domain/identity/client";
 
 /**
  * Sign-in and registration attempts per client network, an IPv4 address or an IPv6 /64

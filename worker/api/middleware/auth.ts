@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { ApiError } from "../api/envelope";
-import type { AppEnv } from "../api/types";
-import type { Operator } from "../domain/identity/operators";
-import { resolveSessionWith, type SessionKind } from "../domain/identity/session";
-import type { User } from "../domain/identity/users";
+import { ApiError } from "../envelope";
+import type { AppEnv } from "../types";
+import type { Operator } from "../../domain/identity/operators";
+import { resolveSession, type SessionKind } from "../../domain/identity/session";
+import type { User } from "../../domain/identity/users";
 
 /** The session token: the product's `token` header, or `Authorization: Bearer <token>`. */
 export function tokenFrom(headers: { get(name: string): string | null }): string | null {
@@ -27,7 +27,7 @@ function requireSession(kind: SessionKind): MiddlewareHandler<AppEnv> {
 }
 
 async function resolveInto(c: Context<AppEnv>, kind: SessionKind): Promise<void> {
-  const session = await resolveSessionWith(c.get("db"), kind, tokenFrom(c.req.raw.headers), Date.now());
+  const session = await resolveSession(c.get("db"), kind, { token: tokenFrom(c.req.raw.headers) }, Date.now());
   const denied = kind === "user" ? "errors.unauthorized" : "errors.operator_required";
   if (session.status !== "ok" || !session.subject) throw new ApiError(denied, 401);
   if (kind === "user") c.set("user", session.subject as User);

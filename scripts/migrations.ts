@@ -1,11 +1,34 @@
 /**
- * The D1 migrations in the repo, and which of them contract the schema (drop or rename a table
- * or column). A rollback never rewinds D1, so a deploy may only expand; a contraction ships on
- * its own, after the code that stopped using what it removes has been deployed, and says so in
- * its file with a `-- contract:` line (decision 126).
+ * The D1 migrations in the repo: applying them, the one way (`migrationsApply`), and which of
+ * them contract the schema (drop or rename a table or column). A rollback never rewinds D1, so a
+ * deploy may only expand; a contraction ships on its own, after the code that stopped using what
+ * it removes has been deployed, and says so in its file with a `-- contract:` line (decision 126).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { DeployEnv } from "./deploy/config";
+
+/** Whose D1 the migrations go to: a local state directory (wrangler's --persist-to) or a deployed environment's. */
+export type MigrationTarget = { local: string } | { remote: DeployEnv };
+
+const where = (t: MigrationTarget) => ("local" in t ? ["--local", "--persist-to", t.local] : ["--remote", "--env", t.remote]);
+
+/**
+ * The one command that applies migrations/ (wrangler's arguments): wrangler applies the files not
+ * yet recorded in the database's d1_migrations, in order. Every local state runs it (`prepare` in
+ * scripts/lib.ts: start, dev, the e2e server, the integration tests, the ops drill; the benches'
+ * `prepareState`), and so does a deploy with --apply-migrations (scripts/deploy/cloud.ts). The API
+ * tests, inside workerd where wrangler cannot run, apply the same files with vitest-pool-workers
+ * (read in vitest.config.ts, applied in tests/api/setup.ts).
+ */
+export function migrationsApply(target: MigrationTarget): string[] {
+  return ["d1", "migrations", "apply", "DB", ...where(target)];
+}
+
+/** The migrations the target's database has not applied yet (wrangler's arguments). */
+export function migrationsList(target: MigrationTarget): string[] {
+  return ["d1", "migrations", "list", "DB", ...where(target)];
+}
 
 export type LocalMigration = { name: string; sql: string };
 

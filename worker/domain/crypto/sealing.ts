@@ -1,11 +1,14 @@
 /**
- * Bank card numbers (and authenticator keys, payout details) at rest. A leaked database or
- * backup must not hand out card numbers, so they are sealed with AES-256-GCM under a key of the
- * deployment's keyring (decision 135), with a fresh 96-bit IV each time. Finding a duplicate card
- * must not need decryption, so each card also gets a fingerprint: HMAC-SHA256 of the normalized
- * number. Each key's working keys are derived from its secret with HKDF-SHA256 under distinct
- * labels, so the sealing key is never reused as a MAC key. WebCrypto only: the same in workerd
- * and Node. Every function takes the keys; only `cardKeySecret` looks at the env.
+ * Sealing values at rest under the deployment's keyring: bank card numbers (worker/domain/binding/),
+ * authenticator secrets of users and operators (worker/domain/identity/) and payout details
+ * (worker/domain/withdrawals/). A leaked database or backup must not hand them out, so they are
+ * sealed with AES-256-GCM under a key of the deployment's keyring (decision 135), with a fresh
+ * 96-bit IV each time. Finding a duplicate card must not need decryption, so each card also gets
+ * a fingerprint: HMAC-SHA256 of the normalized number. Each key's working keys are derived from
+ * its secret with HKDF-SHA256 under distinct labels, so the sealing key is never reused as a MAC
+ * key. WebCrypto only: the same in workerd and Node. Every function takes the keys; only
+ * `cardKeySecret` looks at the env. (The names say "card": cards were the first values sealed,
+ * and the secrets keep their names, CARD_KEYS and CARD_KEY.)
  *
  * The keyring: the secret `CARD_KEYS` ("id:base64,id:base64", newest first) and the older single
  * secret `CARD_KEY`, which is key "0" at the end of the ring. New values are sealed with the

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../api/envelope";
-import type { AppEnv } from "../api/types";
-import { readBounded } from "../body";
+import { ApiError } from "../envelope";
+import type { AppEnv } from "../types";
+import { readBounded } from "../../body";
 
 /** Bodies larger than this are refused before they are read in full. Uploads set their own. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../../locales/languages";
-import type { AppEnv } from "../api/types";
+import { DEFAULT_LOCALE, localeFromAcceptLanguage, localeFromLang } from "../../../locales/languages";
+import type { AppEnv } from "../types";
 import { searchOf } from "./input";
 
 /**
