@@ -41,10 +41,13 @@ describe("email", () => {
   it("accepts ordinary addresses and lower-cases only the domain", () => {
     expect(checkEmail("Anna.Schmidt+loan@Example.COM")).toEqual({ status: "ok", value: "Anna.Schmidt+loan@example.com" });
     expect(checkEmail(" li_wei@mail.example.co.jp ")).toEqual({ status: "ok", value: "li_wei@mail.example.co.jp" });
+    // RFC 5322's atom characters, the apostrophe and the backtick among them.
+    expect(checkEmail("o'brien@example.ie")).toEqual({ status: "ok", value: "o'brien@example.ie" });
+    expect(checkEmail("a`b{c}@example.com").status).toBe("ok");
   });
 
   it("refuses what is not a mailbox", () => {
-    for (const bad of ["", "plain", "@example.com", "a@", "a@localhost", "a@example", "a@example.c0m", "a@-example.com", "a@example-.com", "a..b@example.com", ".a@example.com", "a.@example.com", "a b@example.com", "a@exa mple.com", "a@@example.com", `${"x".repeat(65)}@example.com`, `a@${"x".repeat(64)}.com`, "a@example..com", "<a@example.com>"]) {
+    for (const bad of ["", "plain", "@example.com", "a@", "a@localhost", "a@example", "a@example.c0m", "a@-example.com", "a@example-.com", "a..b@example.com", ".a@example.com", "a.@example.com", "a b@example.com", "a@exa mple.com", "a@@example.com", `${"x".repeat(65)}@example.com`, `a@${"x".repeat(64)}.com`, "a@example..com", "<a@example.com>", 'a"b@example.com']) {
       expect(checkEmail(bad), bad).toEqual({ status: "email_invalid" });
     }
   });

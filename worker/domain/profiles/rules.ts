@@ -28,7 +28,8 @@ export function checkPhone(raw: string): Checked<string> {
   return { status: "ok", value };
 }
 
-const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+// The apostrophe and the backtick as \x27 and \x60: the same characters, without a lone quote that reads as an open string to tools.
+const LOCAL = /^[A-Za-z0-9!#$%&\x27*+/=?^_\x60{|}~-]+(\.[A-Za-z0-9!#$%&\x27*+/=?^_\x60{|}~-]+)*$/;
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
