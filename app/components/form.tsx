@@ -1,5 +1,6 @@
-import { useId, useState, type InputHTMLAttributes } from "react";
+import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
+import { useUi } from "./ui";
 
 /** A labelled input with an optional rule shown under it. Passwords get a show/hide toggle. */
 export function Field({ label, hint, type = "text", ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
@@ -33,4 +34,21 @@ export function Field({ label, hint, type = "text", ...input }: { label: string;
 export function missingFields(form: HTMLFormElement, names: string[]): boolean {
   const data = new FormData(form);
   return names.some((n) => String(data.get(n) ?? "").trim() === "");
+}
+
+/**
+ * A form's `onSubmit` for the check above: a submission with any of `names` empty is stopped and
+ * the user told 'Please enter complete information'. One rule for every form that asks it.
+ */
+export function useFieldGuard(): (names: readonly string[]) => (e: FormEvent<HTMLFormElement>) => void {
+  const ui = useUi();
+  const { t } = useTranslation();
+  return useCallback(
+    (names) => (e) => {
+      if (!missingFields(e.currentTarget, [...names])) return;
+      e.preventDefault();
+      ui.toast(t("incomplete"));
+    },
+    [ui, t],
+  );
 }

@@ -3,8 +3,8 @@ import { useGuardedFetcher } from "../../lib/tap-guard";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeField } from "../code-field";
-import { missingFields } from "../form";
-import { Dialog, useUi } from "../ui";
+import { useFieldGuard } from "../form";
+import { Dialog } from "../ui";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 
 /**
@@ -38,8 +38,7 @@ export function StepUpProvider({ children }: { children: ReactNode }) {
 
 function StepUpPrompt({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
   const { t } = useTranslation("admin");
-  const { t: tc } = useTranslation();
-  const ui = useUi();
+  const guardFields = useFieldGuard();
   // No key: each prompt has its own fetcher, so an earlier prompt's answer is never read again.
   const fetcher = useFetcher<PageEnvelope>();
   useEnvelope(fetcher.data, () => onConfirmed());
@@ -51,12 +50,7 @@ function StepUpPrompt({ onConfirmed, onCancel }: { onConfirmed: () => void; onCa
         className="form"
         noValidate
         data-testid="step-up-form"
-        onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["code"])) {
-            e.preventDefault();
-            ui.toast(tc("incomplete"));
-          }
-        }}
+        onSubmit={guardFields(["code"])}
       >
         <p className="dialog-text">{t("step_up.note")}</p>
         <CodeField allowRecovery={false} autoFocus />

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { proofFields, useTwoFactorOn } from "../../lib/two-factor";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
-import { missingFields } from "../form";
+import { useFieldGuard } from "../form";
 import { Screen } from "../nav";
 import { useUi } from "../ui";
 import { ConfirmPasswordField } from "./confirm-password";
@@ -16,6 +16,7 @@ import { ConfirmPasswordField } from "./confirm-password";
 export function BindingForm(props: { title: string; listPath: string; required: readonly string[]; submit: string; submitTestId: string; children: ReactNode }) {
   const { t } = useTranslation();
   const ui = useUi();
+  const guardFields = useFieldGuard();
   const navigate = useNavigate();
   const location = useLocation();
   const fetcher = useFetcher<PageEnvelope>();
@@ -31,12 +32,7 @@ export function BindingForm(props: { title: string; listPath: string; required: 
         method="post"
         className="card form"
         noValidate
-        onSubmit={(e) => {
-          if (missingFields(e.currentTarget, [...props.required, ...proofs])) {
-            e.preventDefault();
-            ui.toast(t("incomplete"));
-          }
-        }}
+        onSubmit={guardFields([...props.required, ...proofs])}
       >
         {props.children}
         <ConfirmPasswordField />

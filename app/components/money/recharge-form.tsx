@@ -2,7 +2,7 @@ import { useFetcher, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
-import { missingFields } from "../form";
+import { useFieldGuard } from "../form";
 import { AppLink } from "../nav";
 import { useUi } from "../ui";
 import { ImageUpload } from "./image-upload";
@@ -47,8 +47,8 @@ export function RechargeReportForm({
   children: ReactNode;
 }) {
   const { t } = useTranslation("wallet");
-  const { t: tc } = useTranslation();
   const ui = useUi();
+  const guardFields = useFieldGuard();
   const navigate = useNavigate();
   const fetcher = useFetcher<PageEnvelope>();
   const busy = fetcher.state !== "idle";
@@ -62,12 +62,7 @@ export function RechargeReportForm({
       method="post"
       className="card form"
       noValidate
-      onSubmit={(e) => {
-        if (missingFields(e.currentTarget, [...required, "image"])) {
-          e.preventDefault();
-          ui.toast(tc("incomplete"));
-        }
-      }}
+      onSubmit={guardFields([...required, "image"])}
     >
       <h2 className="card-title">{title}</h2>
       <input type="hidden" name="intent" value="recharge" />

@@ -4,9 +4,8 @@ import { QRCodeSVG } from "qrcode.react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeField } from "../../components/code-field";
-import { missingFields } from "../../components/form";
+import { useFieldGuard } from "../../components/form";
 import { CopyValue } from "../../components/money/copy-value";
-import { useUi } from "../../components/ui";
 import { adminApi } from "../../lib/admin.server";
 import { clearTokenCookie } from "../../lib/session.server";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
@@ -45,8 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function AdminEnrol() {
   const { t } = useTranslation("admin");
-  const { t: tc } = useTranslation();
-  const ui = useUi();
+  const guardFields = useFieldGuard();
   const setup = useFetcher<PageEnvelope<Setup>>({ key: "operator-2fa-setup" });
   const enable = useFetcher<PageEnvelope>({ key: "operator-2fa-enable" });
   const [pending, setPending] = useState<Setup | null>(null);
@@ -62,12 +60,7 @@ export default function AdminEnrol() {
             method="post"
             className="form"
             noValidate
-            onSubmit={(e) => {
-              if (missingFields(e.currentTarget, ["code"])) {
-                e.preventDefault();
-                ui.toast(tc("incomplete"));
-              }
-            }}
+            onSubmit={guardFields(["code"])}
           >
             <input type="hidden" name="intent" value="enable" />
             <p>{t("two_factor.step_scan")}</p>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, missingFields } from "../../components/form";
+import { Field, useFieldGuard } from "../../components/form";
 import { AppLink, Screen } from "../../components/nav";
 import { OneTimeCodeField } from "../../components/one-time-code-field";
 import { useUi } from "../../components/ui";
@@ -33,8 +33,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
  */
 export default function ForgotPassword() {
   const { t } = useTranslation("auth");
-  const { t: tc } = useTranslation();
   const ui = useUi();
+  const guardFields = useFieldGuard();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const start = useGuardedFetcher<PageEnvelope<Sent & { error?: string }>>();
@@ -65,12 +65,7 @@ export default function ForgotPassword() {
             method="post"
             className="card form"
             noValidate
-            onSubmit={(e) => {
-              if (missingFields(e.currentTarget, ["account"])) {
-                e.preventDefault();
-                ui.toast(tc("incomplete"));
-              }
-            }}
+            onSubmit={guardFields(["account"])}
             data-testid="forgot-start"
           >
             <p className="muted">{t("forgot_intro")}</p>
@@ -95,12 +90,7 @@ export default function ForgotPassword() {
             method="post"
             className="card form"
             noValidate
-            onSubmit={(e) => {
-              if (missingFields(e.currentTarget, ["code", "new_password", "new_password_confirm"])) {
-                e.preventDefault();
-                ui.toast(tc("incomplete"));
-              }
-            }}
+            onSubmit={guardFields(["code", "new_password", "new_password_confirm"])}
             data-testid="forgot-finish"
           >
             <p className="muted">{t("forgot_code_step")}</p>

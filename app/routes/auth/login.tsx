@@ -4,10 +4,9 @@ import { useEffect, useState } from "react";
 import { CodeField } from "../../components/code-field";
 import { useTranslation } from "react-i18next";
 import { localeFromLang } from "../../../locales/languages";
-import { Field, missingFields } from "../../components/form";
+import { Field, useFieldGuard } from "../../components/form";
 import { AppLink, Screen } from "../../components/nav";
 import { PasskeySignIn } from "../../components/passkey-sign-in";
-import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
 import { safeReturnPath } from "../../lib/guard";
 import { readToken, setLocaleCookie, setTokenCookie } from "../../lib/session.server";
@@ -51,8 +50,7 @@ export async function signedIn(request: Request, info: UserInfo & { token: strin
 
 export default function Login() {
   const { t } = useTranslation("auth");
-  const { t: tc } = useTranslation();
-  const ui = useUi();
+  const guardFields = useFieldGuard();
   const fetcher = useFetcher<PageEnvelope>();
   const [params] = useSearchParams();
   // The second step stays once the password was right; a wrong code keeps the user on it.
@@ -74,12 +72,7 @@ export default function Login() {
           method="post"
           className="card form"
           noValidate
-          onSubmit={(e) => {
-            if (missingFields(e.currentTarget, required)) {
-              e.preventDefault();
-              ui.toast(tc("incomplete"));
-            }
-          }}
+          onSubmit={guardFields(required)}
         >
           <input type="hidden" name="path" value={params.get("path") ?? ""} />
           {/* Hidden, not removed, on the second step: the password goes again with the code. */}

@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { useFetcher, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field, missingFields } from "../../components/form";
+import { Field, useFieldGuard } from "../../components/form";
 import { AppLink, Screen } from "../../components/nav";
-import { useUi } from "../../components/ui";
 import { api } from "../../lib/api.server";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import type { UserInfo } from "../../lib/types";
@@ -25,8 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Register() {
   const { t } = useTranslation("auth");
-  const { t: tc } = useTranslation();
-  const ui = useUi();
+  const guardFields = useFieldGuard();
   const fetcher = useFetcher<PageEnvelope>();
   const [params] = useSearchParams();
   useEnvelope(fetcher.data);
@@ -37,12 +35,7 @@ export default function Register() {
           method="post"
           className="card form"
           noValidate
-          onSubmit={(e) => {
-            if (missingFields(e.currentTarget, ["account", "password", "password_confirm", "invite_code"])) {
-              e.preventDefault();
-              ui.toast(tc("incomplete"));
-            }
-          }}
+          onSubmit={guardFields(["account", "password", "password_confirm", "invite_code"])}
         >
           <Field label={t("account")} name="account" autoComplete="username" placeholder={t("account_placeholder")} hint={t("account_rule")} autoCapitalize="none" maxLength={20} />
           <Field label={t("password")} name="password" type="password" autoComplete="new-password" placeholder={t("password_placeholder")} hint={t("password_rule")} maxLength={64} />

@@ -3,7 +3,7 @@ import { useFetcher, useNavigate } from "@remix-run/react";
 import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeField } from "../../components/code-field";
-import { Field, missingFields } from "../../components/form";
+import { Field, useFieldGuard } from "../../components/form";
 import { useTwoFactorOn } from "../../lib/two-factor";
 import { Screen } from "../../components/nav";
 import { useUi } from "../../components/ui";
@@ -26,8 +26,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ModifyPassword() {
   const { t } = useTranslation("me");
   const { t: ta } = useTranslation("auth");
-  const { t: tc } = useTranslation();
   const ui = useUi();
+  const guardFields = useFieldGuard();
   const navigate = useNavigate();
   const fetcher = useFetcher<PageEnvelope>();
   const form = useRef<HTMLFormElement>(null);
@@ -47,12 +47,7 @@ export default function ModifyPassword() {
         method="post"
         className="card form"
         noValidate
-        onSubmit={(e) => {
-          if (missingFields(e.currentTarget, required)) {
-            e.preventDefault();
-            ui.toast(tc("incomplete"));
-          }
-        }}
+        onSubmit={guardFields(required)}
       >
         {setting ? null : <Field label={t("old_password")} name="old_password" type="password" autoComplete="current-password" placeholder={t("old_password_placeholder")} />}
         <Field label={t("new_password")} name="new_password" type="password" autoComplete="new-password" placeholder={t("new_password_placeholder")} hint={ta("password_rule")} maxLength={64} />

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs } from "@rem
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, missingFields } from "../../components/form";
+import { Field, missingFields, useFieldGuard } from "../../components/form";
 import { ImageUpload } from "../../components/money/image-upload";
 import { OneTimeCodeField } from "../../components/one-time-code-field";
 import { Screen } from "../../components/nav";
@@ -107,6 +107,7 @@ function ContactVerify({ channel, address, verified }: { channel: "email" | "pho
   const { t } = useTranslation("me");
   const { t: tc } = useTranslation();
   const ui = useUi();
+  const guardFields = useFieldGuard();
   const send = useGuardedFetcher<PageEnvelope<Sent & { retry_after?: number }>>();
   const confirm = useFetcher<PageEnvelope>();
   const [open, setOpen] = useState(false);
@@ -155,12 +156,7 @@ function ContactVerify({ channel, address, verified }: { channel: "email" | "pho
               method="post"
               className="form"
               noValidate
-              onSubmit={(e) => {
-                if (missingFields(e.currentTarget, ["code"])) {
-                  e.preventDefault();
-                  ui.toast(tc("incomplete"));
-                }
-              }}
+              onSubmit={guardFields(["code"])}
             >
               <input type="hidden" name="intent" value="contact_confirm" />
               <input type="hidden" name="channel" value={channel} />

@@ -5,7 +5,7 @@ import { QRCodeSVG } from "qrcode.react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeField } from "../../components/code-field";
-import { Field, missingFields } from "../../components/form";
+import { Field, missingFields, useFieldGuard } from "../../components/form";
 import { CopyValue } from "../../components/money/copy-value";
 import { Notice } from "../../components/money/notice";
 import { Screen } from "../../components/nav";
@@ -102,6 +102,7 @@ function PendingKey({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled: (
   const { t } = useTranslation("me");
   const { t: tc } = useTranslation();
   const ui = useUi();
+  const guardFields = useFieldGuard();
   const { t: tw } = useTranslation("wallet");
   const enable = useFetcher<PageEnvelope<{ recovery_codes: string[] }>>({ key: "2fa-enable" });
   // Turning it on asks for the login password (decision 116); a wallet account without one proves itself with the code.
@@ -115,12 +116,7 @@ function PendingKey({ setup, onEnabled, onCancel }: { setup: Setup; onEnabled: (
       method="post"
       className="form"
       noValidate
-      onSubmit={(e) => {
-        if (missingFields(e.currentTarget, hasPassword ? ["code", "password"] : ["code"])) {
-          e.preventDefault();
-          ui.toast(tc("incomplete"));
-        }
-      }}
+      onSubmit={guardFields(hasPassword ? ["code", "password"] : ["code"])}
     >
       <input type="hidden" name="intent" value="enable" />
       <p>{t("security.step_scan")}</p>

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatAmount, formatBp, formatUsdt, formatUsdtExact, parseAmount } from "../../../worker/domain/money/units";
 import { quoteWithdrawal, type Quote } from "../../../worker/domain/withdrawals/fees";
-import { missingFields } from "../../components/form";
+import { useFieldGuard } from "../../components/form";
 import { AmountInput } from "../../components/money/amount-input";
 import { ConfirmPasswordField } from "../../components/money/confirm-password";
 import { BankIcon } from "../../components/money/icons";
@@ -72,11 +72,11 @@ function useFeeRule() {
 /** Withdrawal: to a bound TRC20 address or bank card, with the fee and arrival shown live. */
 export default function Withdraw() {
   const { t } = useTranslation("wallet");
-  const { t: tc } = useTranslation();
   const { t: te } = useTranslation("errors");
   const { info, wallets, banks, request_key } = useLoaderData<typeof loader>();
   const locale = useRootData()?.locale ?? "en";
   const ui = useUi();
+  const guardFields = useFieldGuard();
   const navigate = useNavigate();
   const feeRule = useFeeRule();
   const dateTime = useDateTime(locale);
@@ -186,12 +186,7 @@ export default function Withdraw() {
         method="post"
         className="card form"
         noValidate
-        onSubmit={(e) => {
-          if (missingFields(e.currentTarget, ["target", "amount", ...proofs])) {
-            e.preventDefault();
-            ui.toast(tc("incomplete"));
-          }
-        }}
+        onSubmit={guardFields(["target", "amount", ...proofs])}
       >
         <input type="hidden" name="request_key" value={request_key} />
         <input type="hidden" name="target" value={chosen} />
