@@ -178,20 +178,35 @@ describe("placing orders", () => {
 
 describe("settlement", () => {
   it("settles from the feed at delivery, pays per the rules, and shows the ticks it used", async () => {
-    const u = await user(1000);
-    const price = await currentPrice(FAST_ID);
-    const placed = await Promise.all(
-      ["up", "down"].map((direction) => call("/api/order/addorder", { product_id: FAST_ID, direction, amount: "100", seconds: 2, quote_price: price, client_order_id: rkey(direction) }, { token: u.token })),
-    );
-    expect(placed.every((p) => p.code === 1)).toBe(true);
-    const hold = await call("/api/order/hold", {}, { token: u.token });
-    expect(hold.data.items).toHaveLength(2);
-    // Each entry is the first tick after acceptance, stored at the hub's next beat.
-    for (const p of placed) await entered(p.data.id);
-    await sleep(3500);
-    const product = (await getProduct(db, FAST_ID))!;
-    await (await hubFor(testEnv, product)).settleDue();
-    const infos = await Promise.all(placed.map((p) => call("/api/order/orderinfo", { id: p.data.id }, { token: u.token })));
+    // A 2-second order on a machine busy enough to skip the feed's beats between entry and delivery
+    // is voided (no tick to settle on, stake and fee returned): the rule, not what this test is
+    // about. Such a pair is checked to be exactly that, and the pair is placed again, three times at most.
+    const attempt = async () => {
+      const u = await user(1000);
+      const price = await currentPrice(FAST_ID);
+      const placed = await Promise.all(
+        ["up", "down"].map((direction) => call("/api/order/addorder", { product_id: FAST_ID, direction, amount: "100", seconds: 2, quote_price: price, client_order_id: rkey(direction) }, { token: u.token })),
+      );
+      expect(placed.every((p) => p.code === 1)).toBe(true);
+      const hold = await call("/api/order/hold", {}, { token: u.token });
+      expect(hold.data.items).toHaveLength(2);
+      // Each entry is the first tick after acceptance, stored at the hub's next beat.
+      for (const p of placed) await entered(p.data.id);
+      await sleep(3500);
+      const product = (await getProduct(db, FAST_ID))!;
+      await (await hubFor(testEnv, product)).settleDue();
+      const infos = await Promise.all(placed.map((p) => call("/api/order/orderinfo", { id: p.data.id }, { token: u.token })));
+      return { u, placed, infos };
+    };
+    let round = await attempt();
+    for (let again = 0; again < 2 && round.infos.some((i) => i.data.status === "void"); again++) {
+      for (const info of round.infos.filter((i) => i.data.status === "void")) {
+        const [row] = await db.select().from(orders).where(eq(orders.id, info.data.id));
+        expect(row.void_reason).toBe("no_tick");
+      }
+      round = await attempt();
+    }
+    const { u, infos } = round;
     for (const info of infos) {
       expect(["won", "lost", "tie"]).toContain(info.data.status);
       expect(info.data.settlement_price).not.toBeNull();
