@@ -35,66 +35,72 @@ mkdirSync("tests/.reports", { recursive: true });
 const OUTPUT_LOG = "tests/.reports/output.log";
 const output = createWriteStream(OUTPUT_LOG);
 
-/** Runs a command, its output on this terminal and in OUTPUT_LOG too; rejects on a non-zero exit. */
-function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ["inherit", "pipe", "pipe"], env: opts.env ?? quietEnv });
-    child.stdout.on("data", (chunk: Buffer) => (process.stdout.write(chunk), output.write(chunk)));
-    child.stderr.on("data", (chunk: Buffer) => (process.stderr.write(chunk), output.write(chunk)));
-    child.on("error", reject);
-    child.on("close", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited with ${code ?? signal}`))));
+/**
+ * Runs a command; its output goes to OUTPUT_LOG and to this terminal, each line under the step's
+ * name (two lanes print at once). Resolves true on a zero exit, false otherwise.
+ */
+function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  const started_ms = Date.now();
+  console.log(`[${name}] started`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env });
+    for (const stream of [child.stdout, child.stderr]) {
+      let rest = "";
+      stream.on("data", (chunk: Buffer) => {
+        output.write(chunk);
+        const lines = (rest + chunk.toString()).split("\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+      });
+      stream.on("end", () => rest && process.stdout.write(`[${name}] ${rest}\n`));
+    }
+    child.on("error", () => resolve(false));
+    child.on("close", (code) => {
+      const s = ((Date.now() - started_ms) / 1000).toFixed(0);
+      timings.push(`${name} ${s} s`);
+      console.log(`[${name}] ended with ${code} after ${s} s`);
+      resolve(code === 0);
+    });
   });
 }
+const timings: string[] = [];
+const run_started_ms = Date.now();
 await buildApp();
+timings.push(`build ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
 
+// Built above: no step builds again (the deploy dry run uses this build, never one of its own).
+const env = { ...quietEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium };
 const failures: string[] = [];
-try {
-  // Built above: a test that would build (the deploy dry run) uses this build, never one of its own.
-  await run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"], { env: { ...quietEnv, PROOFLINE_BUILT: "1" } });
-} catch {
-  failures.push("vitest");
-}
-try {
-  await run(bin("playwright"), ["test"], { env: { ...quietEnv, CHROMIUM_PATH: chromium, PROOFLINE_BUILT: "1" } });
-} catch {
-  failures.push("playwright");
-}
+const step = async (name: string, cmd: string, args: string[], extra: NodeJS.ProcessEnv = {}) => {
+  if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
+};
 
-// The route walk (decision 067): every page, three identities, ten languages, on a fresh server
-// of its own, two languages at a time (each language signs in and browses on its own contexts).
-try {
-  await run(bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], { env: { ...quietEnv, CHROMIUM_PATH: chromium, PROOFLINE_BUILT: "1", WALK: "1" } });
-} catch {
-  failures.push("walk");
-}
-
-// Chromium's installability verdict against the app as `npm start` serves it.
-let installable = true;
-try {
-  await run(bin("tsx"), ["scripts/installable.ts"], { env: { ...quietEnv, CHROMIUM_PATH: chromium, PROOFLINE_BUILT: "1" } });
-} catch {
-  installable = false;
-  failures.push("installable");
-}
-
-// The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
-let survived = true;
-try {
-  await run(bin("tsx"), ["scripts/crash.ts", "--kills", "10"], { env: { ...quietEnv, PROOFLINE_BUILT: "1" } });
-} catch {
-  survived = false;
-  failures.push("crash");
-}
-
-// The backup and restore drill (npm run ops:drill): export, import into a fresh state, every table
-// compared, ledger check, migrations, verify against the restored app.
-let restored = true;
-try {
-  await run(bin("tsx"), ["scripts/ops-drill.ts"], { env: { ...quietEnv, PROOFLINE_BUILT: "1" } });
-} catch {
-  restored = false;
-  failures.push("ops:drill");
-}
+// Two lanes side by side, one per core (decision 146). Each step has its own ports and state:
+// vitest's servers 8794-8798, the crash harness 8790, the drill 8773/8776, the installability
+// check 8786; the journeys and then the walk 8799 on .wrangler/e2e.
+await Promise.all([
+  (async () => {
+    // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
+    await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
+    // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
+    await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
+    // The backup and restore drill (npm run ops:drill): export, import into a fresh state, every
+    // table compared, ledger check, migrations, verify against the restored app.
+    await step("ops:drill", bin("tsx"), ["scripts/ops-drill.ts"]);
+    // Chromium's installability verdict against the app as `npm start` serves it.
+    await step("installable", bin("tsx"), ["scripts/installable.ts"]);
+  })(),
+  (async () => {
+    await step("playwright", bin("playwright"), ["test"]);
+    // The route walk (decision 067): every page, three identities, ten languages, on a fresh server
+    // of its own, two languages at a time (each language signs in and browses on its own contexts).
+    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], { WALK: "1" });
+  })(),
+]);
+timings.push(`total ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
+const survived = !failures.includes("crash");
+const restored = !failures.includes("ops:drill");
+const installable = !failures.includes("installable");
 
 /** The first lines of a failure's message, without colours, indented under its name: CI keeps only the tail. */
 function why(message: string | undefined): string {
@@ -151,5 +157,6 @@ if (secretHits.length) {
 
 if (failures.length && failed === 0) failed = 1; // a runner that crashed before reporting still fails
 if (failures.length || failedNames.length) console.log(`\nfailed: ${[...failures.filter((f) => ["installable", "crash", "ops:drill"].includes(f)), ...failedNames].join("\n        ") || failures.join(", ")}`);
+console.log(`\ntook: ${timings.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);
