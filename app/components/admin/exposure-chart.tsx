@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { chartThemeOptions, currentTheme, useTheme } from "../../lib/theme";
 import type { IChartApi, ISeriesApi, LineData, UTCTimestamp } from "lightweight-charts";
+import { MICRO_PER_USDT } from "../../../worker/domain/money/units";
 
 export type ExposurePoint = { ts_ms: number; up_payout_micro: number; down_payout_micro: number; worst_case_micro: number };
 
@@ -13,7 +14,7 @@ const LINES = [
 /** One point per second (the chart needs strictly increasing times): the last snapshot of each second, in USDT. */
 function lineOf(history: readonly ExposurePoint[], key: (typeof LINES)[number]["key"]): LineData<UTCTimestamp>[] {
   const bySecond = new Map<number, number>();
-  for (const p of history) bySecond.set(Math.floor(p.ts_ms / 1000), p[key] / 1e6);
+  for (const p of history) bySecond.set(Math.floor(p.ts_ms / 1000), p[key] / MICRO_PER_USDT);
   return [...bySecond].sort((a, b) => a[0] - b[0]).map(([time, value]) => ({ time: time as UTCTimestamp, value }));
 }
 
