@@ -77,7 +77,7 @@ timings.push(`build ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
 // Built above: no step builds again (the deploy dry run uses this build, never one of its own).
 const env = { ...quietEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell };
 const failures: string[] = [];
-const step = async (name: string, cmd: string, args: string[], extra: NodeJS.ProcessEnv = {}) => {
+const step = async (name: string, cmd: string, args: string[], extra: Record<string, string> = {}) => {
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
 };
 
