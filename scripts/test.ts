@@ -81,13 +81,20 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
 };
 
-// Two lanes side by side, one per core (decision 146). Each step has its own ports and state:
-// vitest's servers 8794-8798, the crash harness 8790, the drill 8773/8776, the installability
-// check 8786; the journeys and then the walk 8799 on .wrangler/e2e.
+// Two lanes side by side, one per core (decision 146), each about as long as the other. Each step
+// has its own ports and state: vitest's servers 8794-8798; the walk 8789 on .wrangler/e2e-walk;
+// the journeys 8799 on .wrangler/e2e; the crash harness 8790; the drill 8773/8776; the
+// installability check 8786.
 await Promise.all([
   (async () => {
     // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
     await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
+    // The route walk (decision 067): every page, three identities, ten languages, on a fresh server
+    // of its own, two languages at a time (each language signs in and browses on its own contexts).
+    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], { WALK: "1", E2E_PORT: "8789", E2E_STATE: ".wrangler/e2e-walk" });
+  })(),
+  (async () => {
+    await step("playwright", bin("playwright"), ["test"]);
     // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
     await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
     // The backup and restore drill (npm run ops:drill): export, import into a fresh state, every
@@ -95,12 +102,6 @@ await Promise.all([
     await step("ops:drill", bin("tsx"), ["scripts/ops-drill.ts"]);
     // Chromium's installability verdict against the app as `npm start` serves it.
     await step("installable", bin("tsx"), ["scripts/installable.ts"]);
-  })(),
-  (async () => {
-    await step("playwright", bin("playwright"), ["test"]);
-    // The route walk (decision 067): every page, three identities, ten languages, on a fresh server
-    // of its own, two languages at a time (each language signs in and browses on its own contexts).
-    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], { WALK: "1" });
   })(),
 ]);
 timings.push(`total ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);

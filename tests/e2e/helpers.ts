@@ -76,7 +76,7 @@ export async function freshStep(page: Page) {
  * the same demo operators in. A step is claimed by creating its file beside the test server's
  * state (scripts/serve-e2e.ts starts it empty): creation either succeeds for one caller or fails.
  */
-const STEPS_DIR = ".wrangler/e2e/operator-steps";
+const STEPS_DIR = `${process.env.E2E_STATE ?? ".wrangler/e2e"}/operator-steps`;
 
 function claim(account: DemoOperator, step: number): boolean {
   try {

@@ -70,6 +70,28 @@ describe("a market's terms need two operators", () => {
     expect(pending.data).toMatchObject([{ id: proposed.data.proposal_id, status: "pending", changes: [{ field: "durations", before: "60 s · 80 % · 1.00–10000.00", after: "60 s · 95 % · 1.00–10000.00" }] }]);
   });
 
+  it("new trading hours are a proposal too: the market keeps trading until a second operator opens them", async () => {
+    const op = await operator();
+    const p = await market();
+    const u = await user(1000);
+    // A one-minute window two hours from now (UTC): once in force, the market is closed now.
+    const hhmm = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+    const from = Math.floor((Date.now() % 86_400_000) / 60_000) + 120;
+    const hours = `${hhmm(from)}-${hhmm(from + 1)}`;
+    const proposed = await call("/api/admin/products/save", saveBody(p, { trading_hours: hours }), { token: op });
+    expect(proposed.code).toBe(1);
+    expect(proposed.msg).toMatch(/proposed/);
+    expect((await getProduct(db, p.id))!.trading_hours).toBe("");
+    expect((await order(p.id, u.token, "up", "10")).code).toBe(1);
+    const self = await call(`/api/admin/terms/proposals/${proposed.data.proposal_id}/open`, {}, { token: op });
+    expect(self.data.error).toBe("terms_same_operator");
+    await openTerms(proposed.data.proposal_id);
+    expect((await getProduct(db, p.id))!.trading_hours).toBe(hours);
+    const closed = await order(p.id, u.token, "up", "10");
+    expect(closed.code).not.toBe(1);
+    expect(closed.data.error).toBe("market_closed");
+  });
+
   it("an order that names the terms it was shown is refused once other terms are in force, and nothing is written", async () => {
     const op = await operator();
     const p = await market();
