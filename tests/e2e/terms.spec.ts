@@ -10,8 +10,6 @@ import { answerStepUp, fund, open, operatorApi, operatorPage, recordToasts, regi
 
 const SYMBOL = "ETH/USDT";
 const SECONDS = 60;
-/** Operators A and B work the console on phones too: the whole journey at 390x844. */
-const PHONE = { width: 390, height: 844 };
 
 type Row = { id: number; symbol: string; name: string; feed_symbol: string; start_price: string; tick_size: string; fee_rate_bp: number; quote_tolerance_bp: number; trading_hours: string; enabled: boolean; sort: number; exposure_limit: string; durations: { seconds: number; profit_rate_bp: number; min_amount: string; max_amount: string }[] };
 
@@ -58,7 +56,7 @@ for (const lng of ["en", "th"] as const) {
 
     try {
       // Operator A, signed in with a code, proposes 80 % in the console: it stands only as a proposal.
-      const a = await operatorPage(browser, "operator", PHONE);
+      const a = await operatorPage(browser, "operator");
       await open(a, "/admin/products");
       const form = a.getByTestId("product-form").filter({ hasText: SYMBOL }).first();
       const rates = form.getByLabel(admin.products.profit_rate_bp);
@@ -79,7 +77,7 @@ for (const lng of ["en", "th"] as const) {
       await a.screenshot({ path: `tests/e2e/artifacts/terms-proposed-${lng}.png` });
 
       // Operator B opens it.
-      const b = await operatorPage(browser, "auditor", PHONE);
+      const b = await operatorPage(browser, "auditor");
       await recordToasts(b);
       await open(b, "/admin/products");
       const theirs = b.locator(`[data-testid="terms-proposal"][data-target="${SYMBOL}"]`);

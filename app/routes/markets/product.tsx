@@ -15,7 +15,7 @@ import { useQuotes, withLive } from "../../lib/quotes";
 import { LiveStatus } from "../../components/trade/live-status";
 import { useRootData } from "../../root";
 import tradeStyles from "../../styles/trade.css";
-import { formatBp } from "../../../worker/domain/money/units";
+import { formatRate } from "../../../worker/domain/money/units";
 export { shouldRevalidate } from "../../lib/revalidate";
 export { clientAction } from "../../lib/client-action";
 
@@ -75,14 +75,14 @@ export default function ProductPage() {
             <dd>
               {product.durations.map((d) => (
                 <span key={d.seconds} className="t-rules-chip">
-                  {t("seconds", { count: d.seconds })} · {formatBp(d.profit_rate_bp, locale)}%
+                  {t("seconds", { count: d.seconds })} · {formatRate(d.profit_rate_bp, locale)}
                 </span>
               ))}
             </dd>
           </div>
           <div>
             <dt>{t("fee_rate")}</dt>
-            <dd>{formatBp(product.fee_rate_bp, locale)}%</dd>
+            <dd>{formatRate(product.fee_rate_bp, locale)}</dd>
           </div>
           <div>
             <dt>{t("trading_hours")}</dt>

@@ -11,7 +11,7 @@ import { comparePrices, formatCountdown } from "../../lib/trade-format";
 import type { AuditTick, Order } from "../../lib/trade-types";
 import { useNow, useServerOffset } from "../../lib/use-now";
 import { apiOrLogin } from "../../lib/api.server";
-import { formatBp, formatPrice, formatSigned, formatUsdt, formatUsdtExact, parseAmountExact } from "../../../worker/domain/money/units";
+import { formatPrice, formatRate, formatSigned, formatUsdt, formatUsdtExact, parseAmountExact } from "../../../worker/domain/money/units";
 import { useRootData } from "../../root";
 import serviceStyles from "../../styles/service.css";
 import tradeStyles from "../../styles/trade.css";
@@ -99,7 +99,7 @@ export default function OrderDetail() {
           <Fact label={t("direction")} value={<DirectionTag direction={order.direction} />} />
           <Fact label={t("quantity")} value={`${formatUsdt(order.amount_micro, locale)} USDT`} testId="fact-amount" />
           <Fact label={t("fee")} value={`${formatUsdtExact(order.fee_micro, locale)} USDT`} />
-          <Fact label={t("profit_rate")} value={`${formatBp(order.profit_rate_bp, locale)}%`} />
+          <Fact label={t("profit_rate")} value={formatRate(order.profit_rate_bp, locale)} />
           <Fact label={t("purchase_time")} value={time.dateTime(order.created_at)} />
           <Fact label={t("duration")} value={t("seconds", { count: order.seconds })} />
           <Fact label={t("delivery_time")} value={time.dateTime(order.delivery_at)} testId="fact-delivery" />

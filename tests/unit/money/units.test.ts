@@ -6,6 +6,7 @@ import {
   parsePercentBp,
   formatAmountExact,
   formatBp,
+  formatRate,
   formatChangePercent,
   formatPrice,
   formatPriceE8,
@@ -132,6 +133,17 @@ describe("formatBp", () => {
     expect(formatBp(50, "en", { percent: true })).toBe("0.50%");
     expect(formatBp(10_000, "en", { percent: true })).toBe("100.00%");
     expect(formatBp(50, "de", { percent: true })).toMatch(/^0,50\s%$/);
+  });
+});
+
+describe("formatRate", () => {
+  it("a rate a user reads, in the locale's percent form with only the decimals it has", () => {
+    expect(formatRate(8000, "en")).toBe("80%");
+    expect(formatRate(8550, "en")).toBe("85.5%");
+    expect(formatRate(5, "en")).toBe("0.05%");
+    // Not "80%" with the sign glued on by hand: German puts a (narrow) space before it.
+    expect(formatRate(8000, "de")).toMatch(/^80\s%$/);
+    expect(formatRate(8550, "de")).toMatch(/^85,5\s%$/);
   });
 });
 

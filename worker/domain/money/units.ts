@@ -155,6 +155,14 @@ export function formatBp(bp: number, locale: string, { percent = false }: { perc
 }
 
 /**
+ * A rate a user reads (a payout, a fee) in the locale's percent form, with only the decimals it
+ * has (at most 2): 8000 → "80%" (en), "80 %" (de); 8550 → "85.5%"; 5 → "0.05%".
+ */
+export function formatRate(bp: number, locale: string): string {
+  return formatDecimal(decimalText(bp, 4), locale, 0, 2, { style: "percent" });
+}
+
+/**
  * A price change as the API sends it, in percent ("1.23", "-0.50"), in the locale's percent form
  * with its sign: "+1.23%" (en), "+1,23 %" (de), "-0.50%"; no sign at zero; "--" when there is none.
  */
