@@ -10,20 +10,15 @@
  * - the API's middleware sits below its resources and app, and no two folders inside worker/ or
  *   durable-objects/ import each other, but for the few pairs listed (a list that only shrinks).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as sessionModule from "../../worker/domain/identity/session";
+import { sourceFiles } from "./source-files";
 
 const ROOT = resolve(__dirname, "../..");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.(ts|tsx)$/.test(name) && !name.endsWith(".d.ts") ? [path] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir, (name) => /\.(ts|tsx)$/.test(name) && !name.endsWith(".d.ts"));
 
 /** Every relative import or export-from specifier of a file (types too), resolved to a path from the root. */
 function importsOf(file: string): string[] {

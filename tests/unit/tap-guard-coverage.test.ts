@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./source-files";
 
 /**
  * Every submitting button goes through the tap rule (decision 142): a form's submit event is
@@ -25,13 +26,7 @@ const NOT_A_TAP: Record<string, string> = {
   "app/routes/me/settings.tsx langFetcher": "a radio group: only a different language is sent",
 };
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir);
 
 const root = join(import.meta.dirname, "../..");
 const files = sources(join(root, "app")).map((path) => ({ file: relative(root, path), text: readFileSync(path, "utf8") }));

@@ -5,10 +5,11 @@
  * of the page just left closed late and reloaded). Every such reload goes through
  * `useBackgroundRevalidate`; the few direct `revalidate()` calls left are the user's own.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { quietNow } from "../../../app/lib/revalidate";
+import { sourceFiles } from "../source-files";
 
 const ROOT = join(__dirname, "../../..");
 
@@ -18,12 +19,7 @@ const USER_ASKED: Record<string, string> = {
   "app/routes/me/limits.tsx": "after the user's own form was answered (the fetcher is done)",
 };
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir);
 
 describe("background reloads", () => {
   it("start only when nothing is being submitted, navigated or reloaded", () => {

@@ -2,18 +2,14 @@
  * 'Please enter complete information' is one rule (`useFieldGuard` in app/components/form.tsx):
  * a form's onSubmit that re-types the check and its toast is a second copy. This fails on one.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../source-files";
 
 const ROOT = join(__dirname, "../../..");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir);
 
 describe("the required-fields check", () => {
   it("no form re-types it in its own onSubmit", () => {

@@ -3,19 +3,14 @@
  * whatever NODE_ENV the caller runs under: a build started under vitest (NODE_ENV=test) once
  * shipped React's development build to the journeys. A new `remix build` elsewhere fails here.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../source-files";
 
 const ROOT = join(__dirname, "../../..");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === "node_modules" || name === "artifacts") return [];
-    return statSync(path).isDirectory() ? sources(path) : /\.(ts|tsx|js|mjs)$/.test(name) ? [path] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir, (name) => /\.(ts|tsx|js|mjs)$/.test(name), ["node_modules", "artifacts"]);
 
 describe("one build", () => {
   it("no script or test runs `remix build` but buildApp", () => {
