@@ -16,9 +16,11 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   // The walk reports on its own file: `npm test` runs it as a second invocation (scripts/test.ts).
-  // Its own output folder too, so the journeys' failure screenshots and traces outlive the walk.
-  outputDir: process.env.WALK === "1" ? "test-results/walk" : "test-results/journeys",
-  reporter: [["list"], ["json", { outputFile: process.env.WALK === "1" ? "tests/.reports/walk.json" : "tests/.reports/playwright.json" }]],
+  // Its own output folder too, so the journeys' failure screenshots outlive the walk.
+  // E2E_OUTPUT and E2E_REPORT: `npm test` runs the journeys and the walk in halves side by side, each half
+  // with its own folder and report (scripts/test.ts).
+  outputDir: process.env.E2E_OUTPUT ?? (process.env.WALK === "1" ? "test-results/walk" : "test-results/journeys"),
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? (process.env.WALK === "1" ? "tests/.reports/walk.json" : "tests/.reports/playwright.json") }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 390, height: 844 },
@@ -28,7 +30,9 @@ export default defineConfig({
     isMobile: true,
     hasTouch: true,
     locale: "en-US",
-    trace: "retain-on-failure",
+    // No trace: recording one costs every journey about a third of its browser's CPU (decision 151),
+    // and CI keeps only the printed output. To debug a journey: `npx playwright test FILE --trace on`.
+    trace: "off",
     screenshot: "only-on-failure",
     launchOptions: {
       // The headless shell when there is one (decision 146); the installability check launches the whole Chromium itself.

@@ -30,22 +30,18 @@ export async function codeForStep(key: string, step: number): Promise<string> {
   return new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: step * STEP_MS });
 }
 
-/**
- * A code for a step after `last_step`: each code works once (decision 068). The current step or
- * the next (the server accepts both for at least 30 s); when both are used, the next step's.
- */
-export async function nextCode(key: string, last_step: number): Promise<{ code: string; step: number }> {
-  const step = Math.max(currentStep(), last_step + 1);
-  return { code: await codeForStep(key, step), step };
-}
-
 const usedHere = new Map<DemoOperator, number>();
 
-/** A demo operator's code for a step this process has not used yet. */
+/**
+ * A demo operator's code for a step this process has not used yet: each code works once
+ * (decision 068). The current step or a later one (the server accepts the next step too). The
+ * step is taken before any wait, so callers at the same moment (the crash harness's clients)
+ * each get a step of their own, never the same code twice.
+ */
 export async function demoOperatorCode(account: DemoOperator = "operator"): Promise<string> {
-  const { code, step } = await nextCode(DEMO_OPERATORS[account].totp_key, usedHere.get(account) ?? 0);
+  const step = Math.max(currentStep(), (usedHere.get(account) ?? 0) + 1);
   usedHere.set(account, step);
-  return code;
+  return codeForStep(DEMO_OPERATORS[account].totp_key, step);
 }
 
 /** The sign-in body of a demo operator, with a fresh code. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync } from "node:fs";
 import { migrationsApply } from "./migrations";
 
 /** Local runs never phone home (no metrics, no network look-ups). */
@@ -10,6 +11,11 @@ export const quietEnv = {
 };
 
 export const bin = (name: string) => `node_modules/.bin/${name}`;
+
+/** Set by `npm test` only: a migrated, seeded state that `prepare` copies (decision 152). */
+export const TEMPLATE_STATE_ENV = "PROOFLINE_TEMPLATE_STATE";
+/** Set by `npm test` only: the Worker bundled once, for every server it starts (decision 152). */
+export const BUNDLE_ENV = "PROOFLINE_BUNDLE";
 
 /** The D1/R2-only config for getPlatformProxy in Node scripts (see the file). */
 export const PLATFORM_CONFIG = "scripts/platform.wrangler.toml";
@@ -64,6 +70,10 @@ export function runQuietly(cmd: string, args: string[], env: NodeJS.ProcessEnv =
  */
 export async function prepare(persistTo: string, opts: { build?: boolean } = {}) {
   if (opts.build !== false) await buildApp();
+  // `npm test` migrates and seeds one state first and every server it starts begins from a copy
+  // of it (decision 152): the same rows, without a dozen wrangler and seed runs.
+  const template = process.env[TEMPLATE_STATE_ENV];
+  if (template) return cpSync(template, persistTo, { recursive: true });
   await run(bin("wrangler"), migrationsApply({ local: persistTo }));
   await run(bin("tsx"), ["scripts/seed.ts", "--persist-to", persistTo]);
 }

@@ -7,8 +7,10 @@
  * (scripts/run-secrets.ts, decision 129): one found fails the run.
  */
 import { execSync, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { bin, buildApp, quietEnv } from "./lib";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { bin, buildApp, BUNDLE_ENV, prepare, quietEnv, TEMPLATE_STATE_ENV } from "./lib";
+import { bundleWorker } from "./workerd-serve";
+import { LOCALE_KEYS } from "../locales/languages";
 import { describeHits, scanText, type SecretHit } from "./run-secrets";
 
 const firstOf = (paths: (string | undefined)[]) => paths.find((p) => p && existsSync(p)) ?? null;
@@ -47,6 +49,7 @@ const output = createWriteStream(OUTPUT_LOG);
  */
 function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
   const started_ms = Date.now();
+  const last: string[] = (tails[name] = []);
   console.log(`[${name}] started`);
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env });
@@ -59,6 +62,8 @@ function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv):
         const lines = (rest + chunk).split("\n");
         rest = lines.pop() ?? "";
         for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+        last.push(...lines.filter((l) => l.trim()));
+        last.splice(0, Math.max(0, last.length - TAIL_LINES));
       });
       stream.on("end", () => rest && process.stdout.write(`[${name}] ${rest}\n`));
     }
@@ -72,31 +77,52 @@ function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv):
   });
 }
 const timings: string[] = [];
+/** Each step's last printed lines: a failed script step shows them next to its name at the end (CI keeps only the tail). */
+const tails: Record<string, string[]> = {};
+const TAIL_LINES = 6;
 const run_started_ms = Date.now();
 await buildApp();
+// Every server of the run (the journeys', the walk's, the crash harness's, the drill's, the
+// installability check's, the integration tests') starts from one bundle and a copy of one
+// migrated and seeded state, made here once (decision 152).
+const RUN_DIR = ".wrangler/test-run";
+rmSync(RUN_DIR, { recursive: true, force: true });
+// Made from scratch: a variable left in the shell must not make the template a copy of itself.
+delete process.env[TEMPLATE_STATE_ENV];
+const [bundle] = await Promise.all([bundleWorker(`${RUN_DIR}/bundle`), prepare(`${RUN_DIR}/template`, { build: false })]);
 timings.push(`build ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
 
 // Built above: no step builds again (the deploy dry run uses this build, never one of its own).
-const env = { ...quietEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell };
+const env = { ...quietEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell, [BUNDLE_ENV]: bundle, [TEMPLATE_STATE_ENV]: `${RUN_DIR}/template` };
 const failures: string[] = [];
 const step = async (name: string, cmd: string, args: string[], extra: Record<string, string> = {}) => {
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
 };
 
-// Two lanes side by side, one per core (decision 146), each about as long as the other. Each step
-// has its own ports and state: vitest's servers 8794-8798; the walk 8789 on .wrangler/e2e-walk;
-// the journeys 8799 on .wrangler/e2e; the crash harness 8790; the drill 8773/8776; the
-// installability check 8786.
+// Three lanes side by side (decisions 146 and 151). Measured in a clean-clone run with two lanes,
+// the journeys (928 s) spent about a quarter of their time waiting (settlements, the cron's
+// minute, the operators' code steps) while both cores had work, so the journeys and the walk run
+// in halves, each on a server of its own, and the lanes are about equally long (in that run's
+// seconds): vitest 477 then half the walk; half the journeys, the crash harness, the drill and
+// the installability check; the other half of the journeys, then the other half of the walk.
+// Ports and state: vitest's servers 8794-8798; the journeys 8799 on .wrangler/e2e and 8788 on
+// .wrangler/e2e-2; the walk 8789 on .wrangler/e2e-walk and 8791 on .wrangler/e2e-walk-2; the
+// crash harness 8790; the drill 8773/8776; the installability check 8786.
+const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts") && f !== "walk.spec.ts").sort();
+/** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
+const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
+const journeys = (half: 1 | 2) => journeyFiles.filter((f) => FIRST_HALF.includes(f) === (half === 1)).map((f) => `tests/e2e/${f}`);
+const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: `.wrangler/e2e-walk${n}`, E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
 await Promise.all([
   (async () => {
     // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
     await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
-    // The route walk (decision 067): every page, three identities, ten languages, on a fresh server
-    // of its own, two languages at a time (each language signs in and browses on its own contexts).
-    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], { WALK: "1", E2E_PORT: "8789", E2E_STATE: ".wrangler/e2e-walk" });
+    // The route walk (decision 067): every page, three identities, ten languages, each language
+    // signing in and browsing on its own contexts; the first five languages here, two at a time.
+    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(0, 5).join(","), "8789", ""));
   })(),
   (async () => {
-    await step("playwright", bin("playwright"), ["test"]);
+    await step("journeys", bin("playwright"), ["test", ...journeys(1)]);
     // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
     await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
     // The backup and restore drill (npm run ops:drill): export, import into a fresh state, every
@@ -105,6 +131,10 @@ await Promise.all([
     // Chromium's installability verdict against the app as `npm start` serves it.
     await step("installable", bin("tsx"), ["scripts/installable.ts"]);
   })(),
+  (async () => {
+    await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: ".wrangler/e2e-2", E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
+    await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(5).join(","), "8791", "-2"));
+  })(),
 ]);
 timings.push(`total ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
 const survived = !failures.includes("crash");
@@ -112,9 +142,9 @@ const restored = !failures.includes("ops:drill");
 const installable = !failures.includes("installable");
 
 /** The first lines of a failure's message, without colours, indented under its name: CI keeps only the tail. */
-function why(message: string | undefined): string {
+function why(message: string | undefined, max_lines = 4): string {
   if (!message) return "";
-  const lines = message.replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((l) => l.trimEnd()).filter(Boolean).slice(0, 4);
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((l) => l.trimEnd()).filter(Boolean).slice(0, max_lines);
   return lines.map((l) => `\n            ${l.slice(0, 200)}`).join("");
 }
 
@@ -146,7 +176,8 @@ function badSpecs(suite: Suite, path: string[], out: string[], runner: string) {
   }
   for (const child of suite.suites ?? []) badSpecs(child, [...path, child.title], out, runner);
 }
-for (const [runner, report] of [["playwright", "tests/.reports/playwright.json"], ["walk", "tests/.reports/walk.json"]]) {
+const REPORTS = [["playwright", "tests/.reports/playwright.json"], ["playwright", "tests/.reports/playwright-2.json"], ["walk", "tests/.reports/walk.json"], ["walk", "tests/.reports/walk-2.json"]];
+for (const [runner, report] of REPORTS) {
   if (!existsSync(report)) continue;
   const p = JSON.parse(readFileSync(report, "utf8"));
   passed += p.stats.expected;
@@ -156,7 +187,7 @@ for (const [runner, report] of [["playwright", "tests/.reports/playwright.json"]
 // No secret the run used in anything it printed or reported (decision 129): named by file, line and kind, never shown.
 await new Promise((done) => output.end(done));
 const secretHits: SecretHit[] = [];
-for (const file of [OUTPUT_LOG, "tests/.reports/vitest.json", "tests/.reports/playwright.json", "tests/.reports/walk.json"]) {
+for (const file of [OUTPUT_LOG, "tests/.reports/vitest.json", ...REPORTS.map(([, report]) => report)]) {
   if (existsSync(file)) secretHits.push(...scanText(readFileSync(file, "utf8"), file));
 }
 if (secretHits.length) {
@@ -165,7 +196,7 @@ if (secretHits.length) {
 }
 
 if (failures.length && failed === 0) failed = 1; // a runner that crashed before reporting still fails
-if (failures.length || failedNames.length) console.log(`\nfailed: ${[...failures.filter((f) => ["installable", "crash", "ops:drill"].includes(f)), ...failedNames].join("\n        ") || failures.join(", ")}`);
+if (failures.length || failedNames.length) console.log(`\nfailed: ${[...failures.filter((f) => ["installable", "crash", "ops:drill"].includes(f)).map((f) => `${f}${why((tails[f] ?? []).join("\n"), TAIL_LINES)}`), ...failedNames].join("\n        ") || failures.join(", ")}`);
 console.log(`\ntook: ${timings.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);

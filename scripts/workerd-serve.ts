@@ -13,7 +13,7 @@ import { Log, LogLevel, Miniflare } from "miniflare";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { bin, run } from "./lib";
+import { bin, BUNDLE_ENV, run } from "./lib";
 
 /** wrangler.toml's Worker, as Miniflare options take it (tests/unit/scripts compares the two). */
 export const WORKER = {
@@ -48,7 +48,7 @@ export async function workerdServe(opts: {
   /** Overrides a limiter's budget; the limiter itself always runs. */
   ratelimits?: Partial<Record<keyof typeof WORKER.ratelimits, { limit: number; period: number }>>;
 }) {
-  const script = opts.script ?? (await bundleWorker(join(opts.persistTo, "bundle")));
+  const script = opts.script ?? process.env[BUNDLE_ENV] ?? (await bundleWorker(join(opts.persistTo, "bundle")));
   const v3 = join(opts.persistTo, "v3");
   mkdirSync(v3, { recursive: true });
   const mf = new Miniflare({

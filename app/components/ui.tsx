@@ -1,5 +1,5 @@
 import { useFetchers, useNavigate, useNavigation } from "@remix-run/react";
-import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ComponentPropsWithoutRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { LOADING_MASK_DELAY_MS, TOAST_MS } from "../lib/client-defaults";
 import { useFormTapGuard } from "../lib/tap-guard";
@@ -65,11 +65,7 @@ export function UiProvider({ children }: { children: ReactNode }) {
       {children}
       <TapGuard />
       <LoadingMask />
-      {toastText ? (
-        <div className="toast" role="status" aria-live="polite">
-          {toastText}
-        </div>
-      ) : null}
+      {toastText ? <Toast text={toastText} /> : null}
       {confirmState ? (
         <Dialog title={t("hint")} onClose={() => closeConfirm(false)}>
           <p className="dialog-text">{confirmState.message}</p>
@@ -98,16 +94,22 @@ export function UiProvider({ children }: { children: ReactNode }) {
 }
 
 /**
- * A modal dialog: the platform's `<dialog>` opened with `showModal()`, so the page behind is
- * inert (Tab stays inside, a screen reader reads only the dialog) and its backdrop is
- * `::backdrop`. It opens once mounted (in an effect: the server renders it closed) and focuses
- * the element marked `data-autofocus`, else the browser's choice (the first control). Escape
- * calls `onClose`; without one the dialog cannot be dismissed (it opens again if the browser
- * closes it anyway). Whatever had focus before gets it back once the dialog is gone.
+ * The app's one modal: the platform's `<dialog>` opened with `showModal()`, so the page behind is
+ * inert (Tab stays inside, a screen reader reads only the modal) and its backdrop is `::backdrop`.
+ * It opens once mounted (in an effect: the server renders it closed) and focuses the element marked
+ * `data-autofocus`, else the browser's choice (the first control). Escape calls `onClose`, and so
+ * does a click on the backdrop when `backdropCloses`; without `onClose` it cannot be dismissed (it
+ * opens again if the browser closes it anyway). The caller closes it by no longer rendering it;
+ * whatever had focus before gets it back then. Its CSS gives `display` only to `[open]`, or the
+ * closed dialog would show.
  */
-export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose?: () => void }) {
+export function Modal({
+  onClose,
+  backdropCloses = false,
+  children,
+  ...attributes
+}: Omit<ComponentPropsWithoutRef<"dialog">, "onClose" | "onCancel" | "open"> & { onClose?: () => void; backdropCloses?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   // The latest onClose, read by the native handlers; `closed` makes sure it runs once.
   const close = useRef(onClose);
   close.current = onClose;
@@ -124,20 +126,25 @@ export function Dialog({ title, children, onClose }: { title: string; children: 
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     closed.current = false;
     if (!dialog.open) dialog.showModal();
-    dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus({ preventScroll: true });
     return () => {
       closed.current = true;
       if (dialog.isConnected && dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
+      if (opener?.isConnected) opener.focus({ preventScroll: true });
     };
   }, []);
   return (
     <dialog
       ref={ref}
-      className="dialog"
-      role="alertdialog"
       aria-modal="true"
-      aria-labelledby={titleId}
+      {...attributes}
+      onClick={(e) => {
+        attributes.onClick?.(e);
+        // A click on ::backdrop reaches the dialog itself, outside its box (a click on its own padding lands inside).
+        if (!backdropCloses || e.target !== e.currentTarget) return;
+        const box = e.currentTarget.getBoundingClientRect();
+        if (e.clientX < box.left || e.clientX > box.right || e.clientY < box.top || e.clientY > box.bottom) dismiss();
+      }}
       onCancel={(e) => {
         // Escape: the caller closes it (by no longer rendering it), or nobody does.
         e.preventDefault();
@@ -149,11 +156,44 @@ export function Dialog({ title, children, onClose }: { title: string; children: 
         if (!dismiss()) ref.current?.showModal();
       }}
     >
+      {children}
+    </dialog>
+  );
+}
+
+/** A titled alert dialog (confirm, the 401 hint) on `Modal`. */
+export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose?: () => void }) {
+  const titleId = useId();
+  return (
+    <Modal className="dialog" role="alertdialog" aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId} className="dialog-title">
         {title}
       </h2>
       {children}
-    </dialog>
+    </Modal>
+  );
+}
+
+/**
+ * A toast sits in the top layer as a manual popover (no focus change, no light dismiss), shown again
+ * with each new text: an open modal is in the top layer too, above every z-index, and only what is
+ * shown after it is drawn above it (the order sheet's own toasts would hide under the sheet). The
+ * loading mask stays an ordinary layer: the slow-navigation view must cover it, and a modal's
+ * buttons say they are busy themselves.
+ */
+function Toast({ text }: { text: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const toast = ref.current;
+    if (!toast || typeof toast.showPopover !== "function") return;
+    toast.popover = "manual";
+    if (toast.matches(":popover-open")) toast.hidePopover();
+    toast.showPopover();
+  }, [text]);
+  return (
+    <div ref={ref} className="toast" role="status" aria-live="polite">
+      {text}
+    </div>
   );
 }
 

@@ -27,11 +27,15 @@ const DAY_MS = 24 * 3600_000;
 /** After an append, look once more this soon: writes that raced the batch are picked up. */
 const FOLLOW_UP_MS = 1_000;
 
+/** How many written tiles the sequencer keeps to read back (each batch reads a few of the last). */
+const RECENT_TILES = 32;
 /** A witness round that failed is tried again after this, doubling up to the ceiling. */
 const WITNESS_RETRY_MS = 15_000;
 const WITNESS_RETRY_MAX_MS = 10 * 60_000;
 
 export class LogSequencer extends DurableObject<Env> implements LogSequencerApi {
+  /** The tiles and entry bundles this object wrote last, by path (see store()). */
+  private readonly recentTiles = new Map<string, Uint8Array>();
   private keysCache: LogKeys | null | undefined;
   /** Set once the latest checkpoint is known to be signed by our key (decision 136). */
   private keyContinuous = false;
@@ -177,13 +181,22 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
 
   private store(): TileStore {
     const bucket = this.env.LOG;
+    const recent = this.recentTiles;
     return {
       get: async (path) => {
+        const known = recent.get(path);
+        if (known) return known;
         const o = await bucket.get(path);
         return o ? new Uint8Array(await o.arrayBuffer()) : null;
       },
       put: async (path, bytes) => {
         await bucket.put(path, bytes);
+        // A tile's path names its contents for good (a partial tile that grows gets a new path),
+        // so what this object wrote is what the bucket holds: the next batch reads it from here.
+        if (path.startsWith("tile/")) {
+          recent.set(path, bytes);
+          if (recent.size > RECENT_TILES) recent.delete(recent.keys().next().value!);
+        }
       },
     };
   }

@@ -53,6 +53,22 @@ export function seed() {
   return seeded;
 }
 
+/**
+ * A client address no other test uses: a random one of the 16 million in 10.0.0.0/8. The
+ * per-network limiters count an IPv4 address as it is and share the D1 of a run, so two tests
+ * that drew the same address from a 250-address block met one time in a few dozen runs.
+ */
+export function uniqueIPv4(): string {
+  const [a, b, c] = crypto.getRandomValues(new Uint8Array(3));
+  return `10.${a}.${b}.${c}`;
+}
+
+/** A /64 no other test uses, for the limiters that count an IPv6 network by its /64. */
+export function uniqueIPv6Prefix(): string {
+  const [a, b] = crypto.getRandomValues(new Uint16Array(2));
+  return `2001:db8:${a.toString(16)}:${b.toString(16)}`;
+}
+
 let n = 0;
 /** A fresh, valid account name per call (tests share one D1 per file). */
 export function uniqueAccount(prefix = "u"): string {

@@ -7,7 +7,7 @@ import { createOperator } from "../../worker/domain/identity/operators";
 import { KDF_PARAMS, verifyPassword } from "../../worker/domain/identity/password";
 import { hashSessionToken } from "../../worker/domain/identity/session";
 import { THROTTLE } from "../../worker/domain/identity/throttle";
-import { call, db, newUser, seed, uniqueAccount } from "./helpers";
+import { call, db, newUser, seed, uniqueAccount, uniqueIPv4 } from "./helpers";
 
 beforeAll(() => seed());
 
@@ -280,7 +280,7 @@ describe("reset_login_pwd", () => {
 
   it("counts in the network's sign-in limiter: 30 a minute from one address, then 429", async () => {
     const u = await newUser();
-    const ip = { "cf-connecting-ip": `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
+    const ip = { "cf-connecting-ip": uniqueIPv4() };
     for (let i = 0; i < 30; i++) {
       const path = i % 2 ? "/api/user/login" : "/api/user/reset_login_pwd";
       // Bad bodies answer at once and count all the same: the limit comes before any hashing.
@@ -307,7 +307,7 @@ describe("attempts per client IP", () => {
   it("allows 30 sign-in or registration attempts a minute from one address, then answers 429", async () => {
     const from = (ip: string) => ({ headers: { "cf-connecting-ip": ip } });
     // Bad bodies are cheap to send, and count all the same: the limit comes before any work.
-    const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const ip = uniqueIPv4();
     for (let i = 0; i < 30; i++) {
       const path = i % 2 ? "/api/user/login" : "/api/user/register";
       expect((await call(path, {}, from(ip))).data.error, `attempt ${i + 1}`).toBe("incomplete");

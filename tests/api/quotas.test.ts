@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_PENDING_DEPOSITS } from "../../worker/domain/deposits/deposits";
 import { UPLOAD_QUOTA } from "../../worker/domain/uploads/quota";
 import { PAGE_BODY_MAX_BYTES } from "../../worker/page-security";
-import { call, db, newUser, page, seed } from "./helpers";
+import { call, db, newUser, page, seed, uniqueIPv4, uniqueIPv6Prefix } from "./helpers";
 import { PNG, recharge, rkey, upload } from "./money/helpers";
 import { newGuest } from "./service/helpers";
 import { eq, sql } from "drizzle-orm";
@@ -105,8 +105,6 @@ describe("quotas", () => {
 });
 
 describe("guests in customer service: per network and in total (decision 115)", () => {
-  /** A made-up network per test (TEST-NET-3 and an IPv6 documentation /64), so runs and files do not meet. */
-  const net4 = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
   const from = (ip: string) => ({ headers: { "cf-connecting-ip": ip } });
   const picture = () => {
     const f = new FormData();
@@ -116,7 +114,7 @@ describe("guests in customer service: per network and in total (decision 115)", 
 
   it(`new guest conversations: ${GUEST_LIMITS.conversation.network_hour} an hour from one network, then 429 in the visitor's language`, async () => {
     await seed();
-    const ip = net4();
+    const ip = uniqueIPv4();
     for (let i = 0; i < GUEST_LIMITS.conversation.network_hour; i++) expect((await call("/api/service/open", {}, from(ip))).code, `guest ${i + 1}`).toBe(1);
     const refused = await call("/api/service/open", {}, from(ip));
     expect(refused.status).toBe(429);
@@ -126,7 +124,7 @@ describe("guests in customer service: per network and in total (decision 115)", 
     const th = await call("/api/service/open", {}, { headers: { "cf-connecting-ip": ip, lang: "th" } });
     expect(th.msg).toBe("มีการเริ่มบทสนทนาใหม่จากเครือข่ายของคุณมากเกินไป โปรดลองอีกครั้งภายหลัง หรือเข้าสู่ระบบเพื่อติดต่อเรา");
     // Another network, a guest who already has a conversation, and a signed-in user are not held back.
-    expect((await call("/api/service/open", {}, from(net4()))).code).toBe(1);
+    expect((await call("/api/service/open", {}, from(uniqueIPv4()))).code).toBe(1);
     const g = await newGuest();
     expect((await call("/api/service/open", {}, { headers: { ...g.caller.headers, "cf-connecting-ip": ip } })).code).toBe(1);
     expect((await call("/api/service/open", {}, { token: (await newUser()).token, headers: { "cf-connecting-ip": ip } })).code).toBe(1);
@@ -134,13 +132,13 @@ describe("guests in customer service: per network and in total (decision 115)", 
 
   it("an IPv6 network is its /64: changing the rest of the address does not make a new guest", async () => {
     await seed();
-    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    const prefix = uniqueIPv6Prefix();
     for (let i = 0; i < GUEST_LIMITS.conversation.network_hour; i++) expect((await call("/api/service/open", {}, from(`${prefix}::${i + 1}`))).code).toBe(1);
     expect((await call("/api/service/open", {}, from(`${prefix}:ffff:1:2:3`))).data.error).toBe("guest_conversations_network");
   });
 
   it(`guest pictures: ${GUEST_LIMITS.upload.network_hour} an hour from one network, across conversations`, async () => {
-    const ip = net4();
+    const ip = uniqueIPv4();
     // Each picture from a new conversation: the per-conversation quota alone would never stop this.
     const guests = await Promise.all(Array.from({ length: 4 }, () => newGuest()));
     let sent = 0;
@@ -161,14 +159,14 @@ describe("guests in customer service: per network and in total (decision 115)", 
 
   it("parallel guests cannot pass a network's limit together", async () => {
     await seed();
-    const ip = net4();
+    const ip = uniqueIPv4();
     const answers = await Promise.all(Array.from({ length: 12 }, () => call("/api/service/open", {}, from(ip))));
     expect(answers.filter((a) => a.code === 1)).toHaveLength(GUEST_LIMITS.conversation.network_hour);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(12 - GUEST_LIMITS.conversation.network_hour);
   });
 
   it(`a network's day holds ${GUEST_LIMITS.conversation.network_day} conversations across its hours, and a new day starts again`, async () => {
-    const network = `${net4()}-day`;
+    const network = `${uniqueIPv4()}-day`;
     const t0 = Date.now();
     const hour = 3600_000;
     let admitted = 0;
@@ -185,7 +183,7 @@ describe("guests in customer service: per network and in total (decision 115)", 
 
   it("everyone's guest conversations and pictures have a daily total: full, a new network is refused too", async () => {
     await seed();
-    const ip = net4();
+    const ip = uniqueIPv4();
     const now_ms = Date.now();
     for (const thing of ["conversation", "upload"] as const) {
       const key = `guest:${thing}:day:all`;

@@ -15,7 +15,7 @@ import { keepsOutbox } from "../../worker/mail/outbox";
 import { sendMail } from "../../worker/mail/send";
 import { renderMail } from "../../worker/mail/templates";
 import type { Env } from "../../worker/env";
-import { call, db, newUser, operatorToken, seed, testEnv, uniqueAccount } from "./helpers";
+import { call, db, newUser, operatorToken, seed, testEnv, uniqueAccount, uniqueIPv4 } from "./helpers";
 import { bindWallet, fundedUser, upload } from "./money/helpers";
 
 beforeAll(() => seed());
@@ -147,7 +147,7 @@ describe("codes: tries, the resend window, one live code", () => {
   });
 
   it("sends are limited per network, whatever the names", async () => {
-    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const ip = uniqueIPv4();
     const from = (account: string) => call("/api/user/forgot/start", { account }, { headers: { "cf-connecting-ip": ip } });
     for (let i = 0; i < CODE_RULES.per_network.max; i++) expect((await from(uniqueAccount("net"))).code).toBe(1);
     const over = await from(uniqueAccount("net"));

@@ -8,7 +8,7 @@ import { THROTTLE } from "../../worker/domain/identity/throttle";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { addressOfPrivateKey, signBip137 } from "../../worker/domain/identity/bip137";
 import { challengeText } from "../../worker/domain/identity/wallet-challenge";
-import { call, db, newUser, seed } from "./helpers";
+import { call, db, newUser, seed, uniqueIPv4 } from "./helpers";
 import { CARD, fundedUser, openBindings, rkey, TRC20 } from "./money/helpers";
 
 beforeAll(() => seed());
@@ -107,7 +107,7 @@ describe("turning two-factor on needs the login password (decision 116)", () => 
 
   it("counts in the network's sign-in limiter", async () => {
     const u = await newUser();
-    const ip = { "cf-connecting-ip": `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
+    const ip = { "cf-connecting-ip": uniqueIPv4() };
     for (let i = 0; i < 30; i++) await call("/api/user/login", {}, { headers: ip });
     const refused = await call("/api/user/2fa/enable", { code: "123456", password: u.password }, { token: u.token, headers: ip });
     expect(refused.status).toBe(429);

@@ -3,8 +3,9 @@
  * this stack, for `npm run bench -- orders` (orders.ts). It does the least the same work can
  * do here: a bare Worker that reads the token and the JSON body and hands them to ONE object,
  * which knows the sessions it has seen (one D1 read the first time) and writes the orders
- * arriving while its previous write is in flight in ONE D1 batch, with the domain's own
- * statements (`writeOrders`: the order row and its ledger transfers) and the same group size.
+ * arriving while its previous write is in flight in ONE D1 batch of three hand-written set
+ * statements (floor-statements.ts: the order rows and their ledger transfers, the same rows the
+ * app writes) with the app's group size (`ORDER_GROUP_MAX`).
  *
  * What it leaves out is what the floor does not need: languages, the envelope's words, the
  * product's rules beyond the duration, exposure, the live price (the order's entry is the
@@ -21,9 +22,9 @@ import { sessions } from "../../worker/db/schema";
 import { hashSessionToken } from "../../worker/domain/identity/session";
 import { checkOrder, type CheckedOrder, type PlaceResult } from "../../worker/domain/trades/order-check";
 import { getProduct, type ProductWithDurations } from "../../worker/domain/trades/products";
-import { writeOrders } from "../../worker/domain/trades/order-writes";
 import { ORDER_GROUP_MAX } from "../../durable-objects/quotes/order-intake";
 import type { Env } from "../../worker/env";
+import { writeFloorGroup } from "./floor-statements";
 
 export { UserChannel } from "../../durable-objects/user-channel/user-channel";
 export { ServiceConversation } from "../../durable-objects/service/conversation";
@@ -78,7 +79,7 @@ export class QuoteHub extends DurableObject<Env> {
       while (this.pending.length > 0) {
         const group = this.pending.splice(0, ORDER_GROUP_MAX);
         try {
-          const results = await writeOrders(getDb(invocationDb(this.env)), group.map((g) => g.order));
+          const results = await writeFloorGroup(invocationDb(this.env), group.map((g) => g.order));
           group.forEach((g, i) => g.done(results[i]));
         } catch (err) {
           for (const g of group) g.done(err instanceof Error ? err : new Error(String(err)));

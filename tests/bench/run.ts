@@ -8,6 +8,7 @@
  *   trades    3. tick fan-out to 1,000 WebSocket clients;
  *             4. place-order latency/throughput with 200 users, next to /api/health;
  *             5. 10,000 orders due in the same second: settlement time, exactly-once, ledger.
+ *   burst     5 alone (its own fresh state): BENCH_BURST=100000 sets the burst's size.
  *   service   6. 200 customer-service conversations at once, 10 rounds each: delivery latency
  *                from REST send to the other side's socket, lost and duplicated messages, next
  *                to a socket ping through the same object and /api/health.
@@ -27,7 +28,7 @@
  * Env: BENCH_PORT (default: the first free of 8780-8785; 8787-8799 belong to dev, e2e and other
  * servers), BENCH_STATE_DIR (default .wrangler/bench; the trade groups use sub-directories),
  * BENCH_TRADES (a subset of fanout,orders,burst; default all three), BENCH_SERVICE_CONVERSATIONS
- * (default 200).
+ * (default 200), BENCH_BURST (the orders due in the burst's second, a multiple of 100; default 10,000).
  * Every group is bounded in time, and every server is stopped on every way out.
  */
 import { fanoutGroup } from "./fanout";
@@ -35,9 +36,9 @@ import { execFileSync } from "node:child_process";
 import { buildApp } from "../../scripts/lib";
 import { cpSync, rmSync } from "node:fs";
 import { benchLoginRequests, benchPasswordHash } from "./identity";
-import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server } from "./lib";
+import { freePort, loadLine, prepareState, snapshotWorker, startServer, statsTable, stopAllServers, withTimeout, ms, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
 import { benchPlaceOrders } from "./order-latency";
-import { benchSettlementBurst } from "./settlement-burst";
+import { benchSettlementBurst, burstLimit_ms, burstSize } from "./settlement-burst";
 import { benchTickFanout } from "./tick-fanout";
 import { benchServiceChat } from "./service";
 import { benchOrdersAtLimit } from "./orders";
@@ -55,10 +56,14 @@ class UsageError extends Error {}
 
 type Group = { name: string; limit_ms: number; run: () => Promise<GroupResult> };
 
+/** The settlement burst's own bound, from its size (BENCH_BURST). */
+const BURST_LIMIT_MS = burstLimit_ms(burstSize().users * burstSize().perUser);
+
 const GROUPS: Group[] = [
   { name: "identity", limit_ms: 170_000, run: identityGroup },
-  { name: "trades", limit_ms: 560_000, run: tradesGroup },
-  { name: "orders", limit_ms: 900_000, run: ordersGroup },
+  { name: "trades", limit_ms: 230_000 + BURST_LIMIT_MS, run: tradesGroup },
+  { name: "burst", limit_ms: 160_000 + BURST_LIMIT_MS, run: burstGroup },
+  { name: "orders", limit_ms: 570_000 + BURST_LIMIT_MS, run: ordersGroup },
   { name: "service", limit_ms: 300_000, run: serviceGroup },
   { name: "weight", limit_ms: 120_000, run: weightGroup },
   { name: "lighthouse", limit_ms: 400_000, run: lighthouseGroup },
@@ -177,9 +182,40 @@ async function tradesGroup(): Promise<GroupResult> {
 
   if (!TRADES.includes("burst")) return out;
   console.log(loadLine());
-  const burst = await withTimeout("settlement burst bench", 330_000, benchSettlementBurst({ port: await freePort(), stateDir: burstDir, snapshot, users: 100, perUser: 100, lead_ms: Number(process.env.BENCH_BURST_LEAD_S ?? 30) * 1000 }));
+  const burst = await settlementBurst(burstDir, snapshot);
   out.verdicts.push(...burst.verdicts);
   return out;
+}
+
+/** The settlement burst (settlement-burst.ts) on a prepared state: BENCH_BURST sets its size, BENCH_BURST_LEAD_S its lead. */
+async function settlementBurst(stateDir: string, snapshot: Snapshot): Promise<GroupResult> {
+  const lead_ms = Number(process.env.BENCH_BURST_LEAD_S ?? 30) * 1000;
+  return withTimeout("settlement burst bench", BURST_LIMIT_MS, benchSettlementBurst({ port: await freePort(), stateDir, snapshot, ...burstSize(), lead_ms }));
+}
+
+/**
+ * A fresh seeded state in `dir` (and a copy of it in `copyTo`, taken before any load) and a frozen
+ * bundle of the Worker, with the build's dirty pages flushed so their write-back does not land on
+ * the first bench.
+ */
+async function freshState(dir: string, copyTo?: string): Promise<Snapshot> {
+  console.log(`\n== preparing ${dir} (remix build once per run, D1 migrations, demo seed)`);
+  await withTimeout("prepare", 150_000, prepareState(dir));
+  if (copyTo) {
+    rmSync(copyTo, { recursive: true, force: true });
+    cpSync(dir, copyTo, { recursive: true });
+  }
+  const snapshot = await withTimeout("snapshot", 60_000, snapshotWorker(`${dir}.snapshot`));
+  execFileSync("sync");
+  return snapshot;
+}
+
+/** The settlement burst alone, on a fresh seeded state and a frozen Worker (BENCH_BURST sets its size). */
+async function burstGroup(): Promise<GroupResult> {
+  const dir = `${STATE_DIR}-burst`;
+  const snapshot = await freshState(dir);
+  console.log(loadLine());
+  return settlementBurst(dir, snapshot);
 }
 
 /**
@@ -190,26 +226,18 @@ async function tradesGroup(): Promise<GroupResult> {
 async function ordersGroup(): Promise<GroupResult> {
   const dir = `${STATE_DIR}-orders`;
   const burstDir = `${STATE_DIR}-orders-burst`;
-  console.log(`\n== preparing ${dir} (remix build once per run, D1 migrations, demo seed)`);
-  await withTimeout("prepare", 150_000, prepareState(dir));
-  rmSync(burstDir, { recursive: true, force: true });
-  cpSync(dir, burstDir, { recursive: true });
-  const snapshot = await withTimeout("snapshot", 60_000, snapshotWorker(`${dir}.snapshot`));
-  execFileSync("sync");
+  const snapshot = await freshState(dir, burstDir);
   const out = await benchOrdersAtLimit({ port: await freePort(), stateDir: dir, snapshot });
   if (process.env.BENCH_ORDERS_BURST === "0") return out;
   console.log(loadLine());
-  const burst = await withTimeout("settlement burst bench", 330_000, benchSettlementBurst({ port: await freePort(), stateDir: burstDir, snapshot, users: 100, perUser: 100, lead_ms: 30_000 }));
+  const burst = await settlementBurst(burstDir, snapshot);
   return { rows: out.rows, verdicts: [...out.verdicts, ...burst.verdicts] };
 }
 
 /** One fresh seeded state and a frozen Worker, like the other groups; the chat bench on it. */
 async function serviceGroup(): Promise<GroupResult> {
   const dir = `${STATE_DIR}-service`;
-  console.log(`\n== preparing ${dir} (remix build once per run, D1 migrations, demo seed)`);
-  await withTimeout("prepare", 150_000, prepareState(dir));
-  const snapshot = await withTimeout("snapshot", 60_000, snapshotWorker(`${dir}.snapshot`));
-  execFileSync("sync");
+  const snapshot = await freshState(dir);
   const port = await freePort();
   let server: Server | undefined;
   try {

@@ -1,6 +1,7 @@
 /**
- * Trade bench 3, 10,000 orders due in the same second: created through the domain code before
- * the server starts, then settled by the QuoteHub's beat; exactly-once and the ledger checked.
+ * Trade bench 3, `BENCH_BURST` orders (default 10,000) due in the same second: created through
+ * the domain code before the server starts, then settled by the QuoteHub's beat; exactly-once
+ * and the ledger checked.
  *
  * Every loop is bounded in count and in time; servers are stopped by the caller (run.ts) or
  * here, on every way out.
@@ -19,6 +20,7 @@ import { postTransfers, type Transfer } from "../../worker/domain/ledger/transfe
 import type { PlaceOrder } from "../../worker/domain/trades/order-check";
 import { saveProduct } from "../../worker/domain/trades/products";
 import type { PlaceBatch, PlaceBatchResult } from "./burst-worker";
+import { ORDER_GROUP_MAX } from "../../durable-objects/quotes/order-intake";
 import { dataOf, ms, pool, postJson, printServerLog, sleep, snapshotWorker, startServer, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Snapshot } from "./lib";
 import { USDT, PASSWORD, RUN, type BenchUser, hubStats } from "./traders";
 
@@ -37,6 +39,16 @@ const BEN = {
 
 const durationOf = (seconds: number) => [{ seconds, profit_rate_bp: 8500, min_stake_micro: 1 * USDT, max_stake_micro: 1_000_000 * USDT }];
 
+/** The calibration's market: its orders are due an hour later, long after the bench. */
+const CAL = { ...BEN, symbol: "CAL/USDT", name: "Calibration", feed_symbol: "CALUSDT", sort: 98 };
+
+/** BENCH_BURST: how many orders come due in the burst's second (default 10,000), 100 users' worth. */
+export function burstSize(): { users: number; perUser: number } {
+  const total = Number(process.env.BENCH_BURST ?? 10_000);
+  if (!Number.isInteger(total) || total < 100 || total % 100 !== 0) throw new Error(`BENCH_BURST=${process.env.BENCH_BURST}: a multiple of 100 (100 users x n orders)`);
+  return { users: 100, perUser: total / 100 };
+}
+
 type BurstSetup = { product_id: number; T: number; users: BenchUser[]; perUser: number };
 
 /**
@@ -47,10 +59,15 @@ type BurstSetup = { product_id: number; T: number; users: BenchUser[]; perUser: 
  */
 async function createBurst(stateDir: string, opts: { port: number; users: number; perUser: number; lead_ms: number; concurrency: number }): Promise<BurstSetup> {
   const seconds = 200;
-  const { product_id, users, calibrationUser } = await withProxy(stateDir, async (db) => {
+  const probe = 300;
+  // Each user's orders at 1 USDT and 1 % fee, twice over.
+  const fund_micro = 2 * opts.perUser * USDT;
+  const { product_id, cal_product_id, users, calibrationUser } = await withProxy(stateDir, async (db) => {
     const saved = await saveProduct(db, null, { ...BEN, durations: durationOf(seconds) }, "bench", Date.now());
     if (saved.status !== "ok") throw new Error(`bench market: ${saved.status}`);
     const product_id = saved.product.id;
+    const cal = await saveProduct(db, null, { ...CAL, durations: durationOf(3600) }, "bench", Date.now());
+    if (cal.status !== "ok") throw new Error(`calibration market: ${cal.status}`);
     const tUsers = performance.now();
     const users: BenchUser[] = [];
     for (let i = 0; i < opts.users + 1; i++) {
@@ -60,16 +77,18 @@ async function createBurst(stateDir: string, opts: { port: number; users: number
       if (r.status !== "ok") throw new Error(`registerUser ${account}: ${r.status}`);
       users.push({ id: r.user.id, account, token: r.token });
     }
-    const calibrationUser = users.pop()!; // never funded
-    // Money: 200 USDT each (100 orders x (1 USDT + 1 % fee) = 101), platform:deposits ->
-    // available, as an approved deposit moves it.
-    const fund = (u: BenchUser): Transfer => ({ key: `bench:${RUN}:fund:${u.id}`, debit: platformAccount("deposits"), credit: userAccount(u.id, "available"), amount_micro: 200 * USDT, code: "deposit", ref_type: "bench", ref_id: String(u.id) });
+    const calibrationUser = users.pop()!; // orders on the calibration market only
+    // Money: twice what each user's orders take (n orders x (1 USDT + 1 % fee)), platform:deposits
+    // -> available, as an approved deposit moves it.
+    const fund = (u: BenchUser, amount_micro: number): Transfer => ({ key: `bench:${RUN}:fund:${u.id}`, debit: platformAccount("deposits"), credit: userAccount(u.id, "available"), amount_micro, code: "deposit", ref_type: "bench", ref_id: String(u.id) });
     for (let i = 0; i < users.length; i += 20) {
-      const r = await postTransfers(db, users.slice(i, i + 20).map(fund), [], Date.now());
+      const r = await postTransfers(db, users.slice(i, i + 20).map((u) => fund(u, fund_micro)), [], Date.now());
       if (r.status !== "ok") throw new Error(`funding: ${r.status}`);
     }
-    console.log(`product ${BEN.symbol} (id ${product_id}, ${seconds} s, min 1 USDT); ${users.length} (+1 unfunded) users through registerUser and funded with 200 USDT through postTransfers in ${((performance.now() - tUsers) / 1000).toFixed(1)} s (getPlatformProxy)`);
-    return { product_id, users, calibrationUser };
+    const r = await postTransfers(db, [fund(calibrationUser, 4 * probe * USDT)], [], Date.now());
+    if (r.status !== "ok") throw new Error(`funding: ${r.status}`);
+    console.log(`product ${BEN.symbol} (id ${product_id}, ${seconds} s, min 1 USDT); ${users.length} (+1 for calibration) users through registerUser and funded with ${fund_micro / USDT} USDT through postTransfers in ${((performance.now() - tUsers) / 1000).toFixed(1)} s (getPlatformProxy)`);
+    return { product_id, cal_product_id: cal.product.id, users, calibrationUser };
   });
 
   let T = 0;
@@ -89,30 +108,28 @@ async function createBurst(stateDir: string, opts: { port: number; users: number
         await sleep(2_000);
       }
     };
-    // Calibration: placeOrder for the unfunded user is refused by the ledger's CHECK
-    // (insufficient_funds: nothing written) after the same reads and the same batch, so it
-    // tells how long 10,000 will take, before T has to be fixed.
-    // The first round only warms the isolate up (JIT, first D1 statements); the second is timed.
-    const probe = 300;
+    // Calibration: the same group writes on the calibration market (due an hour after the
+    // bench, so never part of it) tell how long the burst's orders will take, before T has to
+    // be fixed. The first round only warms the isolate up (JIT, first D1 statements); the
+    // second is timed.
     let cal: PlaceBatchResult = { statuses: {}, ms: 0 };
     for (const round of ["warm", "cal"]) {
       const calNow = Date.now();
-      cal = await place({ inputs: Array.from({ length: probe }, (_, k) => orderInput(calibrationUser.id, product_id, seconds, k, round)), latest: { ts_ms: calNow - 500, price_e8: BEN.start_price_e8 }, now_ms: calNow, concurrency: opts.concurrency });
-      if (cal.statuses.insufficient_funds !== probe) throw new Error(`calibration: ${JSON.stringify(cal.statuses)}`);
+      cal = await place({ inputs: Array.from({ length: probe }, (_, k) => orderInput(calibrationUser.id, cal_product_id, 3600, k, round)), latest: { ts_ms: calNow - 500, price_e8: BEN.start_price_e8 }, now_ms: calNow, concurrency: opts.concurrency });
+      if (cal.statuses.ok !== probe) throw new Error(`calibration: ${JSON.stringify(cal.statuses)}`);
     }
     const total = opts.users * opts.perUser;
-    // Real orders cost more than refused ones (one more read, a committed batch, a growing
-    // table): 1.3-1.6x here when the machine is quiet, up to 2x when it is busy.
+    // A growing table and a busy machine: up to 2x the calibration's pace.
     const estimate_ms = (cal.ms / probe) * total * 2 + 2_000;
     T = Math.ceil((Date.now() + estimate_ms + opts.lead_ms) / 1000) * 1000;
     const now_ms = T - seconds * 1000;
-    console.log(`calibration: ${ms(cal.ms / probe)} ms per placeOrder in workerd (concurrency ${opts.concurrency}) -> ~${(estimate_ms / 1000).toFixed(0)} s for ${total}; T = ${new Date(T).toISOString()} (now + ${((T - Date.now()) / 1000).toFixed(0)} s); now_ms = T - ${seconds} s`);
+    console.log(`calibration: ${ms(cal.ms / probe)} ms per order (groups of ${ORDER_GROUP_MAX}) in workerd (concurrency ${opts.concurrency}) -> ~${(estimate_ms / 1000).toFixed(0)} s for ${total}; T = ${new Date(T).toISOString()} (now + ${((T - Date.now()) / 1000).toFixed(0)} s); now_ms = T - ${seconds} s`);
 
     // The orders, user by user (ids, and so the settlement order, go user by user), in chunks.
     const latest = { ts_ms: now_ms - 500, price_e8: BEN.start_price_e8 };
     const inputs = users.flatMap((u) => Array.from({ length: opts.perUser }, (_, k) => orderInput(u.id, product_id, seconds, k, "o")));
     const chunks: PlaceOrder[][] = [];
-    for (let i = 0; i < inputs.length; i += 500) chunks.push(inputs.slice(i, i + 500));
+    for (let i = 0; i < inputs.length; i += 2_000) chunks.push(inputs.slice(i, i + 2_000));
     const statuses = new Map<string, number>();
     const tOrders = performance.now();
     for (const chunk of chunks) {
@@ -120,7 +137,7 @@ async function createBurst(stateDir: string, opts: { port: number; users: number
       for (const [k, v] of Object.entries(r.statuses)) statuses.set(k, (statuses.get(k) ?? 0) + v);
     }
     const created_ms = performance.now() - tOrders;
-    console.log(`placed ${statuses.get("ok") ?? 0}/${inputs.length} orders through placeOrder in ${(created_ms / 1000).toFixed(1)} s (${ms(created_ms / inputs.length)} ms each); statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(`placed ${statuses.get("ok") ?? 0}/${inputs.length} orders through checkOrder + writeOrders in ${(created_ms / 1000).toFixed(1)} s (${ms(created_ms / inputs.length)} ms each); statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
     if ((statuses.get("ok") ?? 0) !== inputs.length) throw new Error("not every bench order was placed");
     if (helper.restarts()) console.log(`note: the helper Worker was reloaded ${helper.restarts()} time(s) (a watched file changed); batches were re-sent`);
   } finally {
@@ -193,12 +210,13 @@ async function openCount(base: string, u: BenchUser): Promise<number> {
 }
 
 export async function benchSettlementBurst(opts: { port: number; stateDir: string; snapshot: Snapshot; users?: number; perUser?: number; lead_ms?: number; concurrency?: number }): Promise<GroupResult> {
-  const nUsers = opts.users ?? 100;
-  const perUser = opts.perUser ?? 100;
+  const size = burstSize();
+  const nUsers = opts.users ?? size.users;
+  const perUser = opts.perUser ?? size.perUser;
   const total = nUsers * perUser;
-  console.log(`\n== 3. ${total} orders (${nUsers} users x ${perUser}) due in the same second, settled by the ${BEN.symbol} QuoteHub`);
+  console.log(`\n== 3. burst size ${total}: ${total} orders (${nUsers} users x ${perUser}) due in the same second, settled by the ${BEN.symbol} QuoteHub`);
 
-  const setup = await withTimeout("burst setup", 220_000, createBurst(opts.stateDir, { port: opts.port, users: nUsers, perUser, lead_ms: opts.lead_ms ?? 30_000, concurrency: opts.concurrency ?? 8 }));
+  const setup = await withTimeout("burst setup", burstSetupLimit_ms(total), createBurst(opts.stateDir, { port: opts.port, users: nUsers, perUser, lead_ms: opts.lead_ms ?? 30_000, concurrency: opts.concurrency ?? 8 }));
   const { T, users } = setup;
 
   // ---- phase B: the server settles them ----
@@ -310,7 +328,7 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
     // The transparency log appends what the burst wrote: wait until its size holds still for 3 s.
     let size = -1;
     let still = 0;
-    for (let i = 0; i < 120 && still < 6; i += 1) {
+    for (let i = 0; i < Math.min(240, (120 * total) / 10_000) && still < 6; i += 1) {
       const now = JSON.parse((await timedRequest(`${base}/api/proof/checkpoint`)).text || "{}")?.data?.tree_size ?? 0;
       still = now === size ? still + 1 : 0;
       size = now;
@@ -339,12 +357,16 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   console.log(`${BEN.symbol} beat (one WebSocket watcher): ${around.length} ticks from T-5s on; largest gap ${Number.isFinite(gap.from) ? gap.to - gap.from : "n/a"} ms, between the ticks of ${rel(gap.from)} and ${rel(gap.to)} (the beat is 1000 ms; while it settles, the hub makes the tick of a passed second between batches)`);
 
   let health_p99 = Infinity;
+  let health_p50 = NaN;
   for (const { name, samples } of probes) {
     const during = samples.filter((p) => p.at >= 0 && (allSettledAt === null || p.at <= allSettledAt - T));
     const st = summarize(during.map((p) => p.ms).filter(Number.isFinite));
     const worst = during.reduce((w, p) => (p.ms > w.ms ? p : w), { at: NaN, ms: -1 });
     const failed = during.filter((p) => !Number.isFinite(p.ms)).length;
-    if (name.includes("/api/health")) health_p99 = failed ? Infinity : st.p99;
+    if (name.includes("/api/health")) {
+      health_p99 = failed ? Infinity : st.p99;
+      health_p50 = st.p50;
+    }
     console.log(`during the burst, ${name}: ${during.length} probes, p50 ${ms(st.p50)} ms, p99 ${ms(st.p99)} ms, max ${ms(st.max)} ms${worst.ms >= 0 ? ` (sent at T+${(worst.at / 1000).toFixed(2)}s)` : ""}${failed ? `, ${failed} failed` : ""}`);
   }
   const arrivals = [...notices.values()].sort((a, b) => a - b);
@@ -369,17 +391,29 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
   console.log(`largest queries in one alarm: ${peakQueries ?? "n/a"} (the most any invocation of the hub's isolate made; D1 allows 1,000)`);
   console.log(`ledger: ${report.ledger.ok ? "ok" : "MISMATCH"} (${report.ledger.transfers} transfers, ${report.ledger.accounts} accounts, sum of balances ${report.ledger.balance_sum_micro}, drift ${report.ledger.drift.length}, negative ${report.ledger.negative_user_accounts.length})`);
 
-  const exact = report.sameSecond && report.orders === total && report.once === total && report.twice === 0 && report.never === 0 && report.notFinal === 0;
-  const v1 = verdict(settle_s !== null && settle_s <= 2, `settlement burst: ${total} orders settled ${settle_s === null ? "> 60" : settle_s.toFixed(2)} s after T (target <= 2 s)`);
-  const v2 = verdict(exact && report.ledger.ok, `settlement burst: settled twice ${report.twice}, never ${report.never}, not final ${report.notFinal}, ledger ${report.ledger.ok ? "ok" : "MISMATCH"}`);
-  console.log(`transparency log: ${report.log.leaves} leaves from the burst, ${report.log.unsigned} not yet in a checkpoint; checkpoint lag p50 ${ms(report.log.lag.p50)} ms, p99 ${ms(report.log.lag.p99)} ms, max ${ms(report.log.lag.max)} ms`);
-  const v4 = verdict(report.log.unsigned === 0 && report.log.leaves > 0 && report.log.lag.p99 <= 5_000, `settlement burst: transparency log checkpoint lag p99 ${ms(report.log.lag.p99)} ms over ${report.log.leaves} leaves (target <= 5 s), unsigned ${report.log.unsigned}`);
-  const v3 = verdict(health_p99 < 100, `settlement burst: /api/health p99 ${Number.isFinite(health_p99) ? ms(health_p99) : "n/a"} ms while it settles (target < 100 ms)`);
-  console.log(v1);
-  console.log(v2);
-  console.log(v3);
-  console.log(v4);
-  return { rows: [], verdicts: [v1, v2, v3, v4] };
+  console.log(`ledger transfers of the burst's orders: ${report.stakes} stake transfers for ${report.orders} orders (one each: ${report.stakes === total ? "yes" : "NO"}), orders with more than one: ${report.doubleStakes}`);
+
+  const exact = report.sameSecond && report.orders === total && report.once === total && report.twice === 0 && report.never === 0 && report.notFinal === 0 && report.stakes === total && report.doubleStakes === 0;
+  // Issue 32: 100,000 in at most 10 s; 10,000 in 2 s as before (1 s per 10,000, never under 2 s).
+  const target_s = Math.max(2, total / 10_000);
+  const v1 = verdict(settle_s !== null && settle_s <= target_s, `settlement burst: ${total} orders settled ${settle_s === null ? "> 60" : settle_s.toFixed(2)} s after T (target <= ${target_s} s)`);
+  const v2 = verdict(exact && report.ledger.ok, `settlement burst: exactly once: ${report.once}/${total} settled once, twice ${report.twice}, never ${report.never}, not final ${report.notFinal}, stake transfers ${report.stakes}/${total}, doubled ${report.doubleStakes}, ledger ${report.ledger.ok ? "ok" : "MISMATCH"}`);
+  const v3 = verdict(health_p99 < 100, `settlement burst: /api/health p50 ${ms(health_p50)} ms, p99 ${Number.isFinite(health_p99) ? ms(health_p99) : "n/a"} ms while it settles (target p99 < 100 ms)`);
+  const v4 = verdict(peakQueries !== null && peakQueries <= 1_000, `settlement burst: peak queries in one invocation ${peakQueries ?? "n/a"} (D1 allows 1,000)`);
+  // Reported, not gated: the log catches up after the burst (decision 149).
+  const lag = `settlement burst: transparency log checkpoint lag p50 ${ms(report.log.lag.p50)} ms, p99 ${ms(report.log.lag.p99)} ms, max ${ms(report.log.lag.max)} ms over ${report.log.leaves} leaves, ${report.log.unsigned} not yet signed when measured (reported, not gated)`;
+  for (const line of [v1, v2, v3, v4, lag]) console.log(line);
+  return { rows: [], verdicts: [v1, v2, v3, v4, lag] };
+}
+
+/** The setup's bound: users and calibration, then the orders (a few ms each on a busy machine) and the lead. */
+export function burstSetupLimit_ms(total: number): number {
+  return 220_000 + total * 3;
+}
+
+/** The whole bench's bound: the setup, then the burst itself, its checks and the log's catching up. */
+export function burstLimit_ms(total: number): number {
+  return burstSetupLimit_ms(total) + 110_000 + total;
 }
 
 /** The hub's largest D1 query count in one invocation. */
@@ -402,6 +436,11 @@ async function verifyBurst(db: Db, T: number) {
       COUNT(DISTINCT delivery_at_ms) AS deliveries, MIN(delivery_at_ms) AS delivery FROM orders WHERE symbol = ${BEN.symbol}`,
   );
   const ledger = await checkLedger(db);
+  // Each order's stake leaves locked exactly once (every settlement moves it, whatever the outcome).
+  const [stakes] = await db.all<{ stakes: number; doubled: number }>(sql`
+    SELECT COALESCE(SUM(n), 0) AS stakes, COALESCE(SUM(CASE WHEN n > 1 THEN 1 ELSE 0 END), 0) AS doubled FROM (
+      SELECT COUNT(*) AS n FROM ledger_transfers t JOIN orders o ON t.ref_type = 'order' AND t.ref_id = CAST(o.id AS TEXT)
+      WHERE o.symbol = ${BEN.symbol} AND t.code IN ('trade_loss', 'trade_stake_return', 'trade_tie_refund', 'trade_void_refund') GROUP BY o.id)`);
   // Checkpoint lag: from a record's queueing (its write) to the first signed checkpoint that covers it.
   const lags = (
     await db.all<{ lag: number | null }>(sql`
@@ -423,6 +462,8 @@ async function verifyBurst(db: Db, T: number) {
     firstPass_s: passes?.first == null ? "n/a" : ((passes.first - T) / 1000).toFixed(2),
     lastPass_s: passes?.last == null ? "n/a" : ((passes.last - T) / 1000).toFixed(2),
     ledger,
+    stakes: Number(stakes?.stakes ?? 0),
+    doubleStakes: Number(stakes?.doubled ?? 0),
     log,
   };
 }

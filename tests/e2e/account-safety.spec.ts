@@ -6,7 +6,7 @@
  * limits, notifications.)
  */
 import { expect, test } from "@playwright/test";
-import { appCode, enableTwoFactor, fund, open, register, signOut, words } from "./helpers";
+import { appCode, enableTwoFactor, fund, keepShot, open, register, signOut, words } from "./helpers";
 
 for (const lng of ["en", "th"] as const) {
   test(`account safety (${lng}): two-factor, sessions, a daily stake limit`, async ({ page }) => {
@@ -40,7 +40,7 @@ for (const lng of ["en", "th"] as const) {
     // The session list shows this device.
     await open(page, "/pages/me/sub/devices");
     await expect(page.locator('[data-testid="session-row"][data-current="1"]')).toContainText(me.devices.this_device);
-    await page.screenshot({ path: `tests/.reports/account-safety-sessions-${lng}.png`, fullPage: true });
+    await keepShot(page, { path: `tests/.reports/account-safety-sessions-${lng}.png`, fullPage: true });
 
     // A daily stake limit of 30, then an order of 40 refused with the limit's words.
     await open(page, "/pages/me/sub/limits");
@@ -53,6 +53,6 @@ for (const lng of ["en", "th"] as const) {
     await sheet.getByTestId("sheet-amount").fill("40");
     await sheet.getByTestId("sheet-confirm-up").click();
     await expect(sheet.getByTestId("sheet-notice")).toContainText(errors.trading_limit_daily_stake.split("{{resets}}")[0].trim());
-    await page.screenshot({ path: `tests/.reports/account-safety-refused-${lng}.png` });
+    await keepShot(page, { path: `tests/.reports/account-safety-refused-${lng}.png` });
   });
 }

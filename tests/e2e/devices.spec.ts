@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { account, open, words } from "./helpers";
+import { account, keepShot, open, words } from "./helpers";
 
 /*
  * Passkeys and sessions in Chromium, at 390×844, in English and Thai: a virtual authenticator
@@ -67,7 +67,7 @@ for (const lng of ["en", "th"]) {
     await expect(page.getByTestId("passkey-row")).toHaveCount(1);
     await expect(page.getByTestId("passkey-row")).toContainText("Pixel");
     await expect(page.getByTestId("passkey-row")).toContainText(me.passkeys.never_used);
-    await page.screenshot({ path: `tests/.reports/devices-passkeys-${lng}.png` });
+    await keepShot(page, { path: `tests/.reports/devices-passkeys-${lng}.png` });
 
     // Sign out, then back in with the passkey: no account typed.
     await open(page, "/pages/me/sub/setting");
@@ -77,7 +77,7 @@ for (const lng of ["en", "th"]) {
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
     await expect(page.getByTestId("passkey-sign-in")).toHaveText(new RegExp(auth.passkey_sign_in));
     await page.waitForTimeout(400); // the page transition fades in
-    await page.screenshot({ path: `tests/.reports/devices-login-${lng}.png` });
+    await keepShot(page, { path: `tests/.reports/devices-login-${lng}.png` });
     await page.getByTestId("passkey-sign-in").click();
     await expect(page).toHaveURL(/\/$/);
 
@@ -96,7 +96,7 @@ for (const lng of ["en", "th"]) {
     await expect(page.locator('[data-testid="session-row"][data-current="1"]')).toContainText(me.devices.this_device);
     await expect(page.getByTestId("attempt-row").first()).toContainText(me.devices.method_password);
     await expect(page.getByTestId("login-history")).toContainText(me.devices.method_passkey);
-    await page.screenshot({ path: `tests/.reports/devices-sessions-${lng}.png`, fullPage: true });
+    await keepShot(page, { path: `tests/.reports/devices-sessions-${lng}.png`, fullPage: true });
     await page.locator('[data-testid="session-row"][data-current="0"]').getByTestId("end-session").click();
     await confirmDialog(page, lng);
     await expect(page.getByText(errors.session_ended)).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, register, signInOperator, submitProfileForm, words } from "./helpers";
+import { keepShot, open, register, signInOperator, submitProfileForm, words } from "./helpers";
 
 /**
  * The earn journey at a phone's size: complete the profile (ID photo and a drawn signature),
@@ -65,7 +65,7 @@ for (const lng of ["en", "ja"] as const) {
     // The profile: details, an ID photo, and a signature drawn with the finger (mouse here).
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
     await submitProfileForm(page, "ann@example.com");
-    await page.screenshot({ path: `tests/.reports/earn-profile-${lng}.png` });
+    await keepShot(page, { path: `tests/.reports/earn-profile-${lng}.png` });
 
     // The pool: the calculator shows what 1,000 pays before anything is bought.
     await open(page, "/pages/me/sub/loan");
@@ -73,7 +73,7 @@ for (const lng of ["en", "ja"] as const) {
     await expect(page.getByTestId("loan-reward-per-day")).toContainText("6.80");
     await expect(page.getByTestId("loan-total-reward")).toContainText("47.60");
     await expect(page.getByTestId("loan-redeem-row")).toHaveCount(7);
-    await page.screenshot({ path: `tests/.reports/earn-calculator-${lng}.png`, fullPage: true });
+    await keepShot(page, { path: `tests/.reports/earn-calculator-${lng}.png`, fullPage: true });
     await page.getByTestId("loan-buy").click();
     await confirmDialog(page, lng);
     await expect(page).toHaveURL(/\/pages\/me\/sub\/loan-records/);
@@ -93,7 +93,7 @@ for (const lng of ["en", "ja"] as const) {
     await expect(order.getByTestId("loan-order-penalty")).toContainText("60.00");
     await expect(order.getByTestId("loan-order-redeem-amount")).toContainText("940.00");
     await expect(order.getByTestId("loan-order-profit")).toContainText("6.80");
-    await page.screenshot({ path: `tests/.reports/earn-records-${lng}.png`, fullPage: true });
+    await keepShot(page, { path: `tests/.reports/earn-records-${lng}.png`, fullPage: true });
 
     // The miner: buy one, a day passes, its first output is listed.
     await open(page, "/pages/me/sub/machine");

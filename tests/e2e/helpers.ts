@@ -5,6 +5,19 @@ import { codeForStep, currentStep, DEMO_OPERATORS, type DemoOperator } from "../
 
 export type { DemoOperator };
 
+/**
+ * Screenshots are for people to look at (tests/.reports, tests/e2e/artifacts). CI keeps only the
+ * printed output, so under `CI=true` none is taken: the walk alone takes 620, about 90 ms of the
+ * browser's CPU each. `E2E_SHOTS=1` takes them there too. A failing test's screenshot is
+ * Playwright's own (`screenshot: "only-on-failure"`) and is taken either way.
+ */
+const KEEP_SHOTS = process.env.CI !== "true" || process.env.E2E_SHOTS === "1";
+
+/** A page's or an element's screenshot to `options.path`, unless screenshots are off (KEEP_SHOTS). */
+export async function keepShot(target: { screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown> }, options: { path: string; fullPage?: boolean }): Promise<void> {
+  if (KEEP_SHOTS) await target.screenshot(options);
+}
+
 /** A locale file, read from disk (the tests check what users see, in their words). */
 export function words(lng: string, ns: string): any {
   return JSON.parse(readFileSync(new URL(`../../locales/${lng}/${ns}.json`, import.meta.url), "utf8"));
@@ -235,4 +248,32 @@ export async function submitProfileForm(page: Page, email: string) {
   await page.mouse.up();
   await page.getByTestId("profile-submit").click();
   await expect(page.getByTestId("profile-status")).toHaveAttribute("data-status", "submitted");
+}
+
+/** Where keyboard focus is: inside the modal (`within`, a selector), on the page behind it, or nowhere (the browser's own controls). */
+export type FocusPlace = "dialog" | "page" | "nowhere";
+
+/**
+ * Presses Tab `presses` times, then Shift+Tab as many, and says after each press where focus is.
+ * A modal that holds the keyboard never answers "page"; press more times than it has controls.
+ */
+async function focusTrail(page: Page, within: string, presses: number): Promise<FocusPlace[]> {
+  const trail: FocusPlace[] = [];
+  for (const key of [...Array<string>(presses).fill("Tab"), ...Array<string>(presses).fill("Shift+Tab")]) {
+    await page.keyboard.press(key);
+    trail.push(
+      await page.evaluate((selector) => {
+        const at = document.activeElement;
+        return at === null || at === document.body ? "nowhere" : at.closest(selector) ? "dialog" : "page";
+      }, within),
+    );
+  }
+  return trail;
+}
+
+/** A modal holds the keyboard: Tab and Shift+Tab, `presses` times each, stay inside `within` and never reach the page. */
+export async function expectKeyboardHeld(page: Page, within: string, presses: number): Promise<void> {
+  const trail = await focusTrail(page, within, presses);
+  expect(trail).not.toContain("page");
+  expect(trail).toContain("dialog");
 }

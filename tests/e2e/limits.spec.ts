@@ -1,12 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { fund, open, register, signInOperator, words } from "./helpers";
+import { fund, keepShot, open, register, signInOperator, words } from "./helpers";
 
 const ARTIFACTS = fileURLToPath(new URL("./artifacts/limits/", import.meta.url));
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  await keepShot(page, { path: `${ARTIFACTS}${name}.png`, fullPage: true });
 }
 
 for (const lng of ["en", "th"] as const) {
@@ -102,10 +102,10 @@ test("the console: the allow-list's wait in money settings, a user's cool-off sh
   await open(op, "/admin/money");
   const form = op.getByTestId("binding-wait-form");
   await expect(form.getByTestId("binding-wait-hours")).toHaveValue("24");
-  await op.screenshot({ path: `${ARTIFACTS}console-money.png`, fullPage: false });
+  await keepShot(op, { path: `${ARTIFACTS}console-money.png`, fullPage: false });
 
   await open(op, `/admin/users/${reg.data.userinfo.id}`);
   await expect(op.getByTestId("user-exclusion")).toContainText(admin.users.exclusion_cool_off.split("{{until}}")[0].trim());
-  await op.screenshot({ path: `${ARTIFACTS}console-user.png` });
+  await keepShot(op, { path: `${ARTIFACTS}console-user.png` });
   await ctx.close();
 });

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { answerStepUp, open, operatorPage, register, words } from "./helpers";
+import { answerStepUp, expectKeyboardHeld, open, operatorPage, register, words } from "./helpers";
 
 const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 const TRC20 = "TCvAsN4KpsZMAYTpHeEYgt1YuoBPF4HT9S";
@@ -41,6 +41,20 @@ for (const lng of ["en", "ja"] as const) {
     const row = op.getByTestId("deposit-row").filter({ hasText: name });
     await expect(row).toBeVisible();
     await expect(row.locator("img")).toBeVisible();
+    // The screenshot opens full size as a modal: Tab stays in it, Escape closes it and the keyboard
+    // is back on the thumbnail; a click on the picture closes it too.
+    const shot = row.getByTestId("deposit-shot");
+    const lightbox = op.getByTestId("lightbox");
+    await shot.focus();
+    await op.keyboard.press("Enter");
+    await expect(lightbox).toBeVisible();
+    await expectKeyboardHeld(op, '[data-testid="lightbox"]', 6);
+    await op.keyboard.press("Escape");
+    await expect(lightbox).toHaveCount(0);
+    await expect(shot).toBeFocused();
+    await shot.click();
+    await lightbox.locator("img").click();
+    await expect(lightbox).toHaveCount(0);
     // The operator credits what they verified: the amount (prefilled with the claim) and the reference.
     await expect(row.getByTestId("approve-amount")).toHaveValue("500.00");
     await row.getByTestId("approve-tx-ref").fill("verified-on-chain");

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, operatorPage, register, words } from "./helpers";
+import { keepShot, open, operatorPage, register, words } from "./helpers";
 
 const SCREENSHOT = fileURLToPath(new URL("../fixtures/uploads/png-rgb.png", import.meta.url));
 const SHOTS = fileURLToPath(new URL("./artifacts/notifications/", import.meta.url));
@@ -48,7 +48,7 @@ for (const [lng, language] of [["en", "English"], ["th", "ไทย"]] as const)
     await expect(page.getByTestId("service-badge")).toHaveText("1");
     await expect(page.getByTestId("notice-bell-count")).toHaveText("1");
     await page.waitForTimeout(600); // the page transition settles before the picture
-    await page.screenshot({ path: `${SHOTS}me-${lng}.png` });
+    await keepShot(page, { path: `${SHOTS}me-${lng}.png` });
 
     await page.getByTestId("notice-bell").click();
     await expect(page).toHaveURL(/\/pages\/me\/sub\/notifications/);
@@ -58,7 +58,7 @@ for (const [lng, language] of [["en", "English"], ["th", "ไทย"]] as const)
     await expect(notice).toContainText("50.00");
     await expect(page.getByTestId("notices-unread")).toBeVisible();
     await page.waitForTimeout(600); // the page transition settles before the picture
-    await page.screenshot({ path: `${SHOTS}centre-${lng}.png`, fullPage: true });
+    await keepShot(page, { path: `${SHOTS}centre-${lng}.png`, fullPage: true });
 
     // Mark all read: the count and the badge go.
     await page.getByTestId("notices-read-all").click();

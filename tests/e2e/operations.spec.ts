@@ -5,7 +5,7 @@
  * by itself. Screenshots go to tests/.reports/.
  */
 import { expect, test, type Browser } from "@playwright/test";
-import { open, signInOperator, words } from "./helpers";
+import { keepShot, open, signInOperator, words } from "./helpers";
 
 const SIZES = [
   { name: "phone", viewport: { width: 390, height: 844 }, isMobile: true },
@@ -54,7 +54,7 @@ for (const size of SIZES) {
       // The page fits a phone: nothing wider than the screen but the scrolling tables.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(1);
-      await page.screenshot({ path: `tests/.reports/operations-${size.name}-${lng}.png`, fullPage: true });
+      await keepShot(page, { path: `tests/.reports/operations-${size.name}-${lng}.png`, fullPage: true });
       await context.close();
     });
   }
@@ -68,7 +68,7 @@ test("the cron's runs appear once the server's cron has run", async ({ browser, 
   await expect(page.getByTestId("ops-cron-runs").locator('tr[data-outcome="ok"]').first()).toBeVisible({ timeout: 125_000 });
   await expect(page.getByTestId("ops-cron-chart")).toBeVisible();
   await expect(page.getByTestId("ops-checks").locator('tr[data-check="cron"]')).toHaveAttribute("data-ok", "1");
-  await page.screenshot({ path: "tests/.reports/operations-desktop-cron-en.png", fullPage: true });
+  await keepShot(page, { path: "tests/.reports/operations-desktop-cron-en.png", fullPage: true });
   await context.close();
 });
 

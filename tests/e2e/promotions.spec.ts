@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { open, operatorPage, register, words, type DemoOperator } from "./helpers";
+import { keepShot, open, operatorPage, register, type DemoOperator, words } from "./helpers";
 
 const base64Json = (v: string) => Buffer.from(JSON.stringify(v)).toString("base64");
 
@@ -79,7 +79,7 @@ test("promotion journey: create, second operator opens, user books, operator gra
   await expect(card.getByTestId("promotion-terms-words")).toContainText("10.00%");
   await expect(card.getByTestId("promotion-terms-words")).toContainText("50.00 USDT");
   await expect(card.getByTestId("status")).toHaveText(en.promotions.activity.state.not_booked);
-  await page.screenshot({ path: "tests/.reports/promotions-activity.png" });
+  await keepShot(page, { path: "tests/.reports/promotions-activity.png" });
   await card.getByTestId("promotion-book").click();
   await confirm(page);
   // The chat page attaches the promotion, then shows itself under its plain URL.
@@ -97,14 +97,14 @@ test("promotion journey: create, second operator opens, user books, operator gra
   await panel.getByTestId("promotion-grant").click();
   await confirm(op);
   await expect(panel.getByTestId("promotion-panel-state")).toHaveAttribute("data-status", "granted");
-  await panel.screenshot({ path: "tests/.reports/promotions-panel.png" });
+  await keepShot(panel, { path: "tests/.reports/promotions-panel.png" });
 
   // The user sees it paid, and the statement has the bonus under its own name.
   await open(page, "/pages/me/sub/activity");
   const paid = page.getByTestId("promotion").filter({ hasText: title });
   await expect(paid.getByTestId("status")).toHaveText(en.promotions.activity.state.granted);
   await expect(paid.getByTestId("promotion-state")).toContainText("20.00 USDT");
-  await page.screenshot({ path: "tests/.reports/promotions-activity-granted.png", fullPage: true });
+  await keepShot(page, { path: "tests/.reports/promotions-activity-granted.png", fullPage: true });
   await open(page, "/pages/me/sub/record");
   await expect(page.getByText(en.wallet.record.code.promotion_bonus).first()).toBeVisible();
   await auditor.context().close();
@@ -148,7 +148,7 @@ for (const lng of ["en", "th"] as const) {
     await panel.getByTestId("promotion-grant").click();
     await confirm(op);
     await expect(panel.getByTestId("promotion-panel-state")).toHaveAttribute("data-status", "granted");
-    await op.screenshot({ path: `tests/.reports/promotion-inbox-${lng}.png` });
+    await keepShot(op, { path: `tests/.reports/promotion-inbox-${lng}.png` });
 
     // 10 % of 300 is 30 (under the cap of 50): paid, and on the statement under its own name.
     await open(page, "/pages/me/sub/activity");

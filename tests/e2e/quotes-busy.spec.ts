@@ -3,7 +3,7 @@
  * the reader's language and gets back by itself (decision 088); it never shows a blank chart.
  */
 import { expect, test } from "@playwright/test";
-import { open, register, words } from "./helpers";
+import { keepShot, open, register, words } from "./helpers";
 
 for (const lng of ["en", "th"] as const) {
   test(`a refused quote socket shows 'busy, reconnecting' and recovers (${lng})`, async ({ page, context, baseURL }) => {
@@ -25,7 +25,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(status).toHaveText(trade.live.reconnecting);
     // The loader's quote stays on screen, and the chart draws its candles.
     await expect(page.locator(".t-chart-card canvas").first()).toBeVisible();
-    await page.screenshot({ path: `tests/.reports/quotes-busy-${lng}-390x844.png` });
+    await keepShot(page, { path: `tests/.reports/quotes-busy-${lng}-390x844.png` });
     expect(refused).toBeGreaterThan(0);
 
     refuse = false;

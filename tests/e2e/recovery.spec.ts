@@ -10,7 +10,7 @@
  * and the server takes the resend, as it would a minute later.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { account, open, operatorPage, register, signOut, submitProfileForm, words } from "./helpers";
+import { account, keepShot, open, operatorPage, register, signOut, submitProfileForm, words } from "./helpers";
 
 
 /** The newest code the local mailbox holds for `to`, read on the console's mailbox page. */
@@ -75,7 +75,7 @@ for (const lng of ["en", "th"] as const) {
     await page.waitForTimeout(2_200);
     expect(await seconds(page)).toBeLessThanOrEqual(first - 2);
     await expect(page.getByTestId("otp-resend")).toHaveCount(0);
-    await page.screenshot({ path: `tests/.reports/recovery-countdown-${lng}.png` });
+    await keepShot(page, { path: `tests/.reports/recovery-countdown-${lng}.png` });
 
     // A minute later (both clocks): "resend" replaces the countdown, and the server takes it.
     const console = await mailbox(browser);
@@ -97,7 +97,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(input).toHaveValue(code);
     await page.getByTestId("verify-email-submit").click();
     await expect(page.getByTestId("contact-email-verified")).toHaveText(me.profile.verified);
-    await page.screenshot({ path: `tests/.reports/recovery-verified-${lng}.png` });
+    await keepShot(page, { path: `tests/.reports/recovery-verified-${lng}.png` });
 
     // Forgot password, from the login page.
     await signOut(page, lng);
@@ -113,7 +113,7 @@ for (const lng of ["en", "th"] as const) {
     await page.getByTestId("otp-input").fill(resetCode);
     await page.getByTestId("forgot-new-password").fill("recovered123");
     await page.getByTestId("forgot-confirm-password").fill("recovered123");
-    await page.screenshot({ path: `tests/.reports/recovery-forgot-${lng}.png` });
+    await keepShot(page, { path: `tests/.reports/recovery-forgot-${lng}.png` });
     await page.getByTestId("forgot-submit").click();
     await expect(page).toHaveURL(/\/pages\/user\/login$/);
 

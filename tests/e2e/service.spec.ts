@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type WebSocketRoute } from "@playwright/test";
-import { open, operatorApi, signInOperator, words } from "./helpers";
+import { keepShot, open, operatorApi, signInOperator, words } from "./helpers";
 
 /**
  * Customer service, two people at once: a visitor on a phone (390×844) who has not signed in,
@@ -106,8 +106,8 @@ for (const { lng, browserLocale } of LANGUAGES) {
     await expect(visitor.getByTestId("sv-system").last()).toHaveText(w.system.reopened);
     await expect(pane.getByTestId("sv-text")).toHaveValue("");
 
-    await visitor.screenshot({ path: testInfo.outputPath(`service-${lng}-390.png`) });
-    await op.screenshot({ path: testInfo.outputPath(`inbox-${lng}.png`) });
+    await keepShot(visitor, { path: testInfo.outputPath(`service-${lng}-390.png`) });
+    await keepShot(op, { path: testInfo.outputPath(`inbox-${lng}.png`) });
 
     // Signing in keeps the conversation: same messages, now in the demo account.
     await visitor.getByTestId("sv-sign-in").click();

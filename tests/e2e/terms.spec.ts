@@ -6,7 +6,7 @@
  * places the order at them. The market's terms are put back the same two-operator way.
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { answerStepUp, fund, open, operatorApi, operatorPage, recordToasts, register, toastsSaid, words } from "./helpers";
+import { answerStepUp, fund, keepShot, open, operatorApi, operatorPage, recordToasts, register, toastsSaid, words } from "./helpers";
 
 const SYMBOL = "ETH/USDT";
 const SECONDS = 60;
@@ -74,7 +74,7 @@ for (const lng of ["en", "th"] as const) {
       await expect(card).toBeVisible();
       await expect(card.getByTestId("terms-yours")).toBeVisible();
       await expect(card.getByTestId("terms-after")).toContainText("60 s · 80 %");
-      await a.screenshot({ path: `tests/e2e/artifacts/terms-proposed-${lng}.png` });
+      await keepShot(a, { path: `tests/e2e/artifacts/terms-proposed-${lng}.png` });
 
       // Operator B opens it.
       const b = await operatorPage(browser, "auditor");
@@ -105,7 +105,7 @@ for (const lng of ["en", "th"] as const) {
       await expect(sheet.getByTestId("sheet-notice")).toHaveText(errors.terms_changed);
       await expect(sheet.getByTestId("sheet-terms-changed")).toHaveText(trade.sheet.terms_updated);
       await expect(sixty).toContainText("80%");
-      await page.screenshot({ path: `tests/e2e/artifacts/terms-changed-${lng}.png` });
+      await keepShot(page, { path: `tests/e2e/artifacts/terms-changed-${lng}.png` });
       // Confirming again takes the order at the terms now shown.
       await sheet.getByTestId("sheet-confirm-up").click();
       await expect(page).toHaveURL(/\/pages\/money\/index/);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { login, open, register, words } from "./helpers";
+import { expectKeyboardHeld, login, open, register, words } from "./helpers";
 
 /**
  * The trading journey with the demo account (10,000 USDT from its seeded deposit): open a
@@ -30,9 +30,25 @@ test("open a market, buy up 30 s, watch it settle, check the tick audit and the 
   const first = await price.textContent();
   await expect.poll(async () => price.textContent(), { timeout: 10_000 }).not.toBe(first);
 
-  // Buy up, shortest delivery, 20 USDT; the sheet shows fee, income and break-even first.
-  await page.getByTestId("buy-up").click();
+  // The sheet is a modal: opened from the keyboard it takes the amount, Tab never leaves it for the
+  // page behind, Escape closes it and the keyboard is back on Buy up; a tap above it closes it too.
+  const buyUp = page.getByTestId("buy-up");
   const sheet = page.getByTestId("order-sheet");
+  await buyUp.focus();
+  await page.keyboard.press("Enter");
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByTestId("sheet-amount")).toBeFocused();
+  await expectKeyboardHeld(page, '[data-testid="order-sheet"]', 20);
+  await page.keyboard.press("Escape");
+  await expect(sheet).toHaveCount(0);
+  await expect(buyUp).toBeFocused();
+  await buyUp.click();
+  await expect(sheet).toBeVisible();
+  await page.mouse.click(195, 30);
+  await expect(sheet).toHaveCount(0);
+
+  // Buy up, shortest delivery, 20 USDT; the sheet shows fee, income and break-even first.
+  await buyUp.click();
   await expect(sheet).toBeVisible();
   const durations = sheet.getByTestId("duration-option");
   const seconds = await durations.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seconds"))));

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { fund, open, operatorApi, register, words } from "./helpers";
+import { fund, keepShot, open, operatorApi, register, words } from "./helpers";
 
 /**
  * Verify in the browser (issue 16): a user's settled order is checked against the signed
@@ -36,7 +36,7 @@ test("a settled order verifies in the browser, in English and Thai; a rewritten 
   }
   // The check ran in this page: its time is recorded for the bench (<= 100 ms is the target).
   expect(Number(await verdict.getAttribute("data-ms"))).toBeLessThan(100);
-  await page.screenshot({ path: "tests/e2e/artifacts/verify-en.png" });
+  await keepShot(page, { path: "tests/e2e/artifacts/verify-en.png" });
 
   // Thai, the same order, the same browser (it remembers the log's key and the last checkpoint).
   await page.context().addCookies([{ name: "lng", value: Buffer.from(JSON.stringify("th")).toString("base64"), url: new URL(page.url()).origin }]);
@@ -47,7 +47,7 @@ test("a settled order verifies in the browser, in English and Thai; a rewritten 
     await expect(verdict).toHaveText(th.all_ok, { timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   await expect(page.getByTestId("verify-step-consistent_with_last")).toContainText(th.step.consistent_with_last.ok);
-  await page.screenshot({ path: "tests/e2e/artifacts/verify-th.png" });
+  await keepShot(page, { path: "tests/e2e/artifacts/verify-th.png" });
 
   // A line of the statement (the stake that bought the order) verifies the same way.
   const lines = (await (await page.request.post("/api/user/records", { headers: { token }, data: {} })).json()).data.items as { id: number; code: string }[];
@@ -79,7 +79,7 @@ test("the public /proof page, signed out: the latest signed checkpoint, the key,
   const key = (await (await page.request.get("/api/proof/key")).json()).data.verifier_key;
   await expect(page.getByTestId("proof-key")).toHaveText(key);
   await expect(page.getByRole("heading", { name: words_.how })).toBeVisible();
-  await page.screenshot({ path: "tests/e2e/artifacts/proof-page-en.png", fullPage: true });
+  await keepShot(page, { path: "tests/e2e/artifacts/proof-page-en.png", fullPage: true });
 });
 
 test("proof of liabilities: after a snapshot the user's balance is verified as included, in English and Thai", async ({ page }) => {
@@ -92,9 +92,9 @@ test("proof of liabilities: after a snapshot the user's balance is verified as i
   await open(page, "/pages/me/sub/liabilities");
   await expect(page.getByTestId("liabilities-verdict")).toHaveText(en_.verified);
   await expect(page.getByTestId("liabilities-included")).toContainText("75.00");
-  await page.screenshot({ path: "tests/e2e/artifacts/liabilities-en.png" });
+  await keepShot(page, { path: "tests/e2e/artifacts/liabilities-en.png" });
   await page.context().addCookies([{ name: "lng", value: Buffer.from(JSON.stringify("th")).toString("base64"), url: new URL(page.url()).origin }]);
   await page.reload();
   await expect(page.getByTestId("liabilities-verdict")).toHaveText(th_.verified);
-  await page.screenshot({ path: "tests/e2e/artifacts/liabilities-th.png" });
+  await keepShot(page, { path: "tests/e2e/artifacts/liabilities-th.png" });
 });

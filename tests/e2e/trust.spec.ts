@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { login, open, operatorPage, register, words } from "./helpers";
+import { keepShot, login, open, operatorPage, register, words } from "./helpers";
 
 /**
  * The trust journeys: what a user and two operators see where one person alone could create
@@ -36,7 +36,7 @@ test("each user sees their own deposit address; a large deposit waits for a seco
   expect(address).not.toBe(otherAddress);
   // The same user always gets the same address.
   expect(await ownAddress(page)).toBe(address);
-  await page.screenshot({ path: "tests/.reports/trust-own-address.png" });
+  await keepShot(page, { path: "tests/.reports/trust-own-address.png" });
 
   // 12,000 USDT: above the four-eyes threshold (10,000).
   await page.getByTestId("recharge-amount").fill("12000");
@@ -120,7 +120,7 @@ test("an operator watches a market's open exposure rise as a user buys", async (
   await expect.poll(() => amountIn(upStakes), { timeout: 10_000 }).toBe(before + 100);
   await expect(op.getByTestId("worst-case")).toBeVisible();
   await expect(op.getByTestId("exposure-chart")).toBeVisible();
-  await op.screenshot({ path: "tests/.reports/trust-exposure.png" });
+  await keepShot(op, { path: "tests/.reports/trust-exposure.png" });
 
   // The user's statement names the stake in words, not as a code.
   await open(page, "/pages/me/sub/record");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { appCode, axeViolations, enableTwoFactor, freshStep, open, register, signOut, words } from "./helpers";
+import { appCode, axeViolations, enableTwoFactor, freshStep, keepShot, open, register, signOut, words } from "./helpers";
 
 /** No serious or critical WCAG 2 A/AA finding on what the page shows now. */
 async function accessible(page: Page) {
@@ -32,7 +32,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(page.getByTestId("two-factor-qr").locator("svg")).toBeVisible();
     const key = (await page.getByTestId("two-factor-key").textContent())!.trim();
     expect(key).toMatch(/^[A-Z2-7]{32}$/);
-    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-enrol-${lng}.png` });
+    await keepShot(page, { path: `tests/e2e/artifacts/two-factor-enrol-${lng}.png` });
     await accessible(page);
     // Turning it on asks for the login password too: a wrong one is refused in the page's language.
     await expect(page.getByText(me.security.step_password)).toBeVisible();
@@ -50,7 +50,7 @@ for (const lng of ["en", "th"] as const) {
     const codes = page.getByTestId("recovery-codes").locator("li");
     await expect(codes).toHaveCount(10);
     await expect(page.getByTestId("recovery-codes")).toContainText(me.security.codes_note);
-    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-codes-${lng}.png` });
+    await keepShot(page, { path: `tests/e2e/artifacts/two-factor-codes-${lng}.png` });
     await page.getByTestId("recovery-codes-done").click();
     await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_on);
     await expect(page.getByTestId("recovery-left")).toHaveText(me.security.recovery_left.replace("{{n}}", "10"));
@@ -66,7 +66,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(page.getByTestId("two-factor-prompt")).toHaveText(auth.two_factor_prompt);
     await expect(page.getByRole("button", { name: common.code_input.use_recovery })).toBeVisible();
     await expect(page).toHaveURL(/\/pages\/user\/login$/);
-    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-login-${lng}.png` });
+    await keepShot(page, { path: `tests/e2e/artifacts/two-factor-login-${lng}.png` });
     await accessible(page);
 
     // The enrolment's code was used; the app's next one (one step ahead) finishes the sign-in.
@@ -76,7 +76,7 @@ for (const lng of ["en", "th"] as const) {
 
     await open(page, "/pages/me/sub/security");
     await expect(page.getByTestId("two-factor-state")).toHaveText(me.security.state_on);
-    await page.screenshot({ path: `tests/e2e/artifacts/two-factor-on-${lng}.png`, fullPage: true });
+    await keepShot(page, { path: `tests/e2e/artifacts/two-factor-on-${lng}.png`, fullPage: true });
     await accessible(page);
   });
 }

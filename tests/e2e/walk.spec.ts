@@ -3,13 +3,13 @@
  * demo user and as an operator, at 390x844, in all ten languages. Each page must show no console
  * error, no untranslated key, no English sentence on a non-English page, no text running out of
  * its box, and no serious or critical axe finding. A screenshot per page and language goes to
- * tests/e2e/artifacts/walk (ignored by git, kept by CI as an artifact).
+ * tests/e2e/artifacts/walk (ignored by git; none under CI, which keeps only the printed output: keepShot).
  */
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { appRoutes } from "../../app/routes.js";
 import { LOCALE_KEYS, type LocaleKey } from "../../locales/languages";
-import { axeViolations, open, operatorCode } from "./helpers";
+import { axeViolations, keepShot, open, operatorCode } from "./helpers";
 
 type Who = "visitor" | "user" | "operator";
 
@@ -203,7 +203,7 @@ async function checkPage(page: Page, lng: LocaleKey, url: string, englishSet: Se
     if (v.impact === "serious" || v.impact === "critical") findings.push({ url, kind: `axe ${v.impact}`, detail: `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}` });
   }
   const t2 = Date.now();
-  await page.screenshot({ path: shot });
+  await keepShot(page, { path: shot });
   if (process.env.WALK_TIMING) console.log(`  load+checks ${t1 - t0} ms, axe ${t2 - t1} ms, screenshot ${Date.now() - t2} ms`);
   return findings;
 }

@@ -5,7 +5,7 @@ import { hex } from "@scure/base";
 import { privateKeyToAccount } from "viem/accounts";
 import { parseSiweMessage } from "viem/siwe";
 import { addressOfPrivateKey } from "../../worker/domain/identity/bip137";
-import { open, signOut, words } from "./helpers";
+import { keepShot, open, signOut, words } from "./helpers";
 
 const en_auth = words("en", "auth");
 const en_me = words("en", "me");
@@ -138,13 +138,13 @@ async function accountName(page: Page) {
 test("a browser wallet signs in with Sign-In with Ethereum, again into the same account, then sets a password", async ({ page }) => {
   const signed = await injectWallet(page);
   await open(page, "/pages/user/login");
-  await page.screenshot({ path: "tests/.reports/password-login-390x844.png" });
+  await keepShot(page, { path: "tests/.reports/password-login-390x844.png" });
   await page.getByRole("link", { name: en_auth.go_wallet_login }).click();
   await expect(page).toHaveURL(/\/pages\/user\/login2$/);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
   const signIn = page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") });
   await expect(signIn).toBeVisible();
-  await page.screenshot({ path: "tests/.reports/wallet-login-with-wallet-390x844.png" });
+  await keepShot(page, { path: "tests/.reports/wallet-login-with-wallet-390x844.png" });
 
   await signIn.click();
   await expect(page).toHaveURL(/\/$/);
@@ -164,7 +164,7 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   // It came in without an invitation code: it names one once, and the form is gone afterwards.
   const inviter = page.getByTestId("inviter-form");
   await inviter.getByLabel(en_me.invited_by).fill("welcome");
-  await page.screenshot({ path: "tests/.reports/wallet-set-inviter-390x844.png" });
+  await keepShot(page, { path: "tests/.reports/wallet-set-inviter-390x844.png" });
   await inviter.getByRole("button", { name: en_me.inviter_save }).click();
   await expect(page.getByText(en_errors.inviter_saved)).toBeVisible();
   await expect(inviter).toHaveCount(0);
@@ -174,7 +174,7 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   await expect(page).toHaveURL(/\/pages\/me\/sub\/modify-pwd$/);
   await expect(page.getByRole("heading", { name: en_me.pwd_set_title })).toBeVisible();
   await expect(page.getByLabel(en_me.old_password)).toHaveCount(0);
-  await page.screenshot({ path: "tests/.reports/wallet-set-password-390x844.png" });
+  await keepShot(page, { path: "tests/.reports/wallet-set-password-390x844.png" });
   await page.getByLabel(en_me.new_password, { exact: true }).fill("wallet123");
   await page.getByLabel(en_me.confirm_new_password).fill("wallet123");
   await page.getByRole("button", { name: en_me.pwd_set_submit }).click();
@@ -201,7 +201,7 @@ test("without a wallet, a key made on this device signs in, and signs in again f
   await expect(page.getByRole("note")).toHaveText(en_auth.device_key_warning);
   const address = (await page.getByTestId("device-address").textContent())!;
   expect(address).toMatch(/^bc1q[02-9ac-hj-np-z]{38}$/);
-  await page.screenshot({ path: "tests/.reports/wallet-login-390x844.png" });
+  await keepShot(page, { path: "tests/.reports/wallet-login-390x844.png" });
 
   await page.getByRole("button", { name: en_auth.device_key_use }).click();
   await expect(page).toHaveURL(/\/$/);

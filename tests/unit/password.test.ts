@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { argon2id } from "@noble/hashes/argon2.js";
 import { base64urlnopad } from "@scure/base";
-import { constantTimeEqual, hashPassword, KDF_PARAMS, needsRehash, verifyPassword } from "../../worker/domain/identity/password";
+import { constantTimeEqual, hashPassword, KDF_PARAMS, needsRehash, OWASP_KDF_PARAMS, verifyPassword } from "../../worker/domain/identity/password";
 import { hashSessionToken, newSessionToken } from "../../worker/domain/identity/session";
 import { isValidAccount, isValidPassword, newInviteCode } from "../../worker/domain/identity/rules";
 
@@ -11,6 +11,10 @@ const FAST = { m: 64, t: 1, p: 1, dkLen: 32 };
 
 describe("password hashing", () => {
   it("uses argon2id with OWASP's minimum profile and a fresh salt each time", () => {
+    // The profile every build that serves users hashes with: only vitest's workerd bundles define
+    // the light one (decision 151), and this file runs in Node without it.
+    expect(KDF_PARAMS).toEqual({ m: 19456, t: 2, p: 1, dkLen: 32 });
+    expect(KDF_PARAMS).toBe(OWASP_KDF_PARAMS);
     const a = hashPassword("demo12345");
     const b = hashPassword("demo12345");
     expect(a).toMatch(new RegExp(`^\\$argon2id\\$v=19\\$m=${KDF_PARAMS.m},t=${KDF_PARAMS.t},p=${KDF_PARAMS.p}\\$`));

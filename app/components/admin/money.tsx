@@ -1,8 +1,8 @@
 import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Empty } from "../nav";
-import { useUi } from "../ui";
+import { Modal, useUi } from "../ui";
 import { formatDateTime } from "../../lib/format";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
 import { useAction, QUEUE_ROWS } from "../../lib/admin-console";
@@ -73,29 +73,24 @@ export function Pager({ page, total, rows }: { page: number; total: number; rows
 export function Screenshot({ src, alt }: { src: string; alt: string }) {
   const { t } = useTranslation("admin");
   const [open, setOpen] = useState(false);
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open]);
   return (
     <>
       <button type="button" className="shot" onClick={() => setOpen(true)} title={t("shot_open")} data-testid="deposit-shot">
         <img src={src} alt={alt} loading="lazy" />
       </button>
       {open ? (
-        <div className="lightbox" role="dialog" aria-modal="true" aria-label={alt} onClick={() => setOpen(false)}>
+        // A modal (ui.tsx) that fills the screen: Escape or a click anywhere but its bar closes it, and the thumbnail has focus again.
+        <Modal className="lightbox" aria-label={alt} onClose={() => setOpen(false)} onClick={() => setOpen(false)} data-testid="lightbox">
           <img src={src} alt={alt} />
           <div className="lightbox-bar" onClick={(e) => e.stopPropagation()}>
             <a href={src} target="_blank" rel="noreferrer" className="btn btn-plain">
               {t("shot_new_tab")}
             </a>
-            <button type="button" className="btn btn-primary" onClick={() => setOpen(false)} autoFocus>
+            <button type="button" className="btn btn-primary" onClick={() => setOpen(false)} data-autofocus>
               {t("close")}
             </button>
           </div>
-        </div>
+        </Modal>
       ) : null}
     </>
   );

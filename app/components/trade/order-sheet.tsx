@@ -7,7 +7,7 @@ import { useQuotes, withLive } from "../../lib/quotes";
 import { networkFailureText, type PageEnvelope } from "../../lib/use-envelope";
 import { NETWORK_ERROR_TOAST_MS } from "../../lib/client-defaults";
 import { announceChange } from "../../lib/user-channel-state";
-import { useUi } from "../ui";
+import { Modal, useUi } from "../ui";
 import { formatClock, formatCountdown } from "../../lib/trade-format";
 import { previewOrder } from "../../lib/order-preview";
 import { ChangePill, LivePrice } from "./quote-block";
@@ -90,20 +90,6 @@ export function OrderSheet({
     problem = t("sheet.range", { min: formatUsdt(duration.min_amount_micro, locale), max: formatUsdt(duration.max_amount_micro, locale) });
   } else if (preview && preview.cost_micro > balance_micro) problem = t("sheet.insufficient", { total: formatUsdtExact(preview.cost_micro, locale) });
 
-  // Focus the amount, lock the page behind, close on Escape, give focus back on close.
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    input.current?.focus({ preventScroll: true });
-    document.body.classList.add("t-noscroll");
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => {
-      document.body.classList.remove("t-noscroll");
-      window.removeEventListener("keydown", onKey);
-      opener?.focus?.({ preventScroll: true });
-    };
-  }, [onClose]);
-
   // The answer: success closes; a refusal is explained inside the sheet.
   const seen = useRef<unknown>(undefined);
   useEffect(() => {
@@ -152,162 +138,162 @@ export function OrderSheet({
   const deliveryAt = now !== null && duration ? now + duration.seconds * 1000 : null;
 
   return (
-    <div className="t-sheet-backdrop" onClick={onClose} data-testid="order-sheet-backdrop">
-      <div className="t-sheet" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="order-sheet" data-direction={direction} onClick={(e) => e.stopPropagation()}>
-        <header className="t-sheet-head">
-          <h2 id={titleId}>{t("sheet.title")}</h2>
-          <button type="button" className="t-sheet-close" onClick={onClose} aria-label={t("sheet.close")}>
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
-            </svg>
-          </button>
-        </header>
+    // A modal (ui.tsx): Tab stays in the sheet, Escape or a tap above it closes it, focus goes back to the button that opened it.
+    <Modal className="t-sheet" aria-labelledby={titleId} data-testid="order-sheet" data-direction={direction} onClose={onClose} backdropCloses>
+      <header className="t-sheet-head">
+        <h2 id={titleId}>{t("sheet.title")}</h2>
+        <button type="button" className="t-sheet-close" onClick={onClose} aria-label={t("sheet.close")}>
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+            <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+          </svg>
+        </button>
+      </header>
 
-        <div className="t-sheet-body">
-          <div className="t-sheet-market">
-            <div>
-              <strong>{product.symbol}</strong>
-              <span className="t-muted">{product.name}</span>
-            </div>
-            <div className="t-sheet-market-price">
-              <LivePrice price={shownPrice} move={moved && live?.ts === moved.liveTs ? null : quote.move} locale={locale} testId="sheet-price" />
-              <ChangePill change={quote.change_pct} locale={locale} />
-            </div>
+      <div className="t-sheet-body">
+        <div className="t-sheet-market">
+          <div>
+            <strong>{product.symbol}</strong>
+            <span className="t-muted">{product.name}</span>
           </div>
-
-          <div className="t-field">
-            <div className="t-field-top">
-              <label htmlFor={amountId} className="t-label">
-                {t("sheet.amount")}
-              </label>
-              <span className="t-muted" data-testid="sheet-available">
-                {t("sheet.available", { amount: formatUsdt(balance_micro, locale) })}
-              </span>
-            </div>
-            <div className={problem ? "t-amount t-amount-bad" : "t-amount"}>
-              <input
-                ref={input}
-                id={amountId}
-                name="amount"
-                className="t-amount-input"
-                type="text"
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder={duration ? t("sheet.amount_placeholder", { min: formatUsdt(duration.min_amount_micro, locale), max: formatUsdt(duration.max_amount_micro, locale) }) : ""}
-                value={amount}
-                data-testid="sheet-amount"
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={`${amountId}-problem`}
-                onChange={(e) => {
-                  const next = cleanAmountInput(e.target.value);
-                  if (next === "decimals") ui.toast(te("amount_decimals"));
-                  else if (next !== null) {
-                    setAmount(next);
-                    setNotice(null);
-                  }
-                }}
-              />
-              <span className="t-amount-unit">USDT</span>
-            </div>
-            {duration ? (
-              <div className="t-quick" aria-label={t("sheet.quick")}>
-                {quickAmounts(duration.min_amount_micro, duration.max_amount_micro).map((m) => (
-                  <button key={m} type="button" className={stake === m ? "t-quick-item t-quick-on" : "t-quick-item"} onClick={() => setAmount(formatAmount(m, 0))}>
-                    {formatUsdt(m, locale, { digits: 0 })}
-                  </button>
-                ))}
-              </div>
-            ) : null}
-            <p id={`${amountId}-problem`} className="t-problem" role={problem ? "alert" : undefined}>
-              {problem ?? ""}
-            </p>
+          <div className="t-sheet-market-price">
+            <LivePrice price={shownPrice} move={moved && live?.ts === moved.liveTs ? null : quote.move} locale={locale} testId="sheet-price" />
+            <ChangePill change={quote.change_pct} locale={locale} />
           </div>
+        </div>
 
-          <fieldset className="t-durations">
-            <legend className="t-label">{t("sheet.duration")}</legend>
-            <div className="t-duration-grid">
-              {product.durations.map((d) => (
-                <button
-                  key={d.seconds}
-                  type="button"
-                  className={d.seconds === duration?.seconds ? "t-duration t-duration-on" : "t-duration"}
-                  aria-pressed={d.seconds === duration?.seconds}
-                  data-testid="duration-option"
-                  data-seconds={d.seconds}
-                  onClick={() => {
-                    setSeconds(d.seconds);
-                    setNotice(null);
-                  }}
-                >
-                  <strong>{t("seconds", { count: d.seconds })}</strong>
-                  <span>{t("sheet.profit_rate", { rate: formatBp(d.profit_rate_bp, locale) })}</span>
+        <div className="t-field">
+          <div className="t-field-top">
+            <label htmlFor={amountId} className="t-label">
+              {t("sheet.amount")}
+            </label>
+            <span className="t-muted" data-testid="sheet-available">
+              {t("sheet.available", { amount: formatUsdt(balance_micro, locale) })}
+            </span>
+          </div>
+          <div className={problem ? "t-amount t-amount-bad" : "t-amount"}>
+            <input
+              ref={input}
+              data-autofocus
+              id={amountId}
+              name="amount"
+              className="t-amount-input"
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={duration ? t("sheet.amount_placeholder", { min: formatUsdt(duration.min_amount_micro, locale), max: formatUsdt(duration.max_amount_micro, locale) }) : ""}
+              value={amount}
+              data-testid="sheet-amount"
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={`${amountId}-problem`}
+              onChange={(e) => {
+                const next = cleanAmountInput(e.target.value);
+                if (next === "decimals") ui.toast(te("amount_decimals"));
+                else if (next !== null) {
+                  setAmount(next);
+                  setNotice(null);
+                }
+              }}
+            />
+            <span className="t-amount-unit">USDT</span>
+          </div>
+          {duration ? (
+            <div className="t-quick" aria-label={t("sheet.quick")}>
+              {quickAmounts(duration.min_amount_micro, duration.max_amount_micro).map((m) => (
+                <button key={m} type="button" className={stake === m ? "t-quick-item t-quick-on" : "t-quick-item"} onClick={() => setAmount(formatAmount(m, 0))}>
+                  {formatUsdt(m, locale, { digits: 0 })}
                 </button>
               ))}
             </div>
-          </fieldset>
-
-          {termsChanged ? (
-            <p className="t-terms-changed" role="status" data-testid="sheet-terms-changed" data-terms-version={product.terms_version}>
-              {t("sheet.terms_updated")}
-            </p>
           ) : null}
-          <dl className="t-summary">
-            <div>
-              <dt>{t("sheet.fee", { rate: formatBp(product.fee_rate_bp, locale) })}</dt>
-              <dd data-testid="sheet-fee">{preview ? formatUsdtExact(preview.fee_micro, locale) : "--"} USDT</dd>
-            </div>
-            <div>
-              <dt>{t("sheet.income")}</dt>
-              <dd data-testid="sheet-income" className="t-rise">
-                {preview ? `+${formatUsdtExact(preview.income_micro, locale)}` : "--"} USDT
-              </dd>
-            </div>
-            <div>
-              <dt>
-                {t("sheet.guarantee")}
-                <small>{t("sheet.guarantee_note")}</small>
-              </dt>
-              <dd data-testid="sheet-guarantee">{preview ? formatUsdt(preview.guarantee_micro, locale) : "--"} USDT</dd>
-            </div>
-            <div className="t-summary-total">
-              <dt>{t("sheet.cost")}</dt>
-              <dd data-testid="sheet-cost">{preview ? formatUsdtExact(preview.cost_micro, locale) : "--"} USDT</dd>
-            </div>
-            <div>
-              <dt>{t("sheet.countdown")}</dt>
-              <dd data-testid="sheet-countdown">{duration ? formatCountdown(duration.seconds * 1000) : "--"}</dd>
-            </div>
-            <div>
-              <dt>{t("sheet.expiry")}</dt>
-              <dd data-testid="sheet-expiry">{deliveryAt !== null ? formatClock(deliveryAt, locale) : "--"}</dd>
-            </div>
-          </dl>
-
-          <p className="t-break-even" data-testid="sheet-break-even" data-rate={preview ? preview.break_even_bp / 100 : ""}>
-            {preview ? t("sheet.break_even", { rate: formatBp(preview.break_even_bp, locale) }) : t("sheet.break_even_hint")}
-          </p>
-          <p className="t-rule" data-testid="sheet-rule">
-            {t("rule")} {t("sheet.entry_rule")}
+          <p id={`${amountId}-problem`} className="t-problem" role={problem ? "alert" : undefined}>
+            {problem ?? ""}
           </p>
         </div>
 
-        <footer className="t-sheet-actions">
-          {notice ? (
-            <p className="t-notice t-sheet-notice" role="alert" data-testid="sheet-notice">
-              {notice}
-            </p>
-          ) : null}
-          <button type="button" className="t-btn t-btn-up" data-testid="sheet-confirm-up" disabled={busy || Boolean(problem)} aria-busy={busy && sentDirection === "up"} onClick={() => submit("up")}>
-            <Arrow up />
-            {busy && sentDirection === "up" ? tc("loading") : t("buy_up")}
-          </button>
-          <button type="button" className="t-btn t-btn-down" data-testid="sheet-confirm-down" disabled={busy || Boolean(problem)} aria-busy={busy && sentDirection === "down"} onClick={() => submit("down")}>
-            <Arrow />
-            {busy && sentDirection === "down" ? tc("loading") : t("buy_down")}
-          </button>
-        </footer>
+        <fieldset className="t-durations">
+          <legend className="t-label">{t("sheet.duration")}</legend>
+          <div className="t-duration-grid">
+            {product.durations.map((d) => (
+              <button
+                key={d.seconds}
+                type="button"
+                className={d.seconds === duration?.seconds ? "t-duration t-duration-on" : "t-duration"}
+                aria-pressed={d.seconds === duration?.seconds}
+                data-testid="duration-option"
+                data-seconds={d.seconds}
+                onClick={() => {
+                  setSeconds(d.seconds);
+                  setNotice(null);
+                }}
+              >
+                <strong>{t("seconds", { count: d.seconds })}</strong>
+                <span>{t("sheet.profit_rate", { rate: formatBp(d.profit_rate_bp, locale) })}</span>
+              </button>
+            ))}
+          </div>
+        </fieldset>
+
+        {termsChanged ? (
+          <p className="t-terms-changed" role="status" data-testid="sheet-terms-changed" data-terms-version={product.terms_version}>
+            {t("sheet.terms_updated")}
+          </p>
+        ) : null}
+        <dl className="t-summary">
+          <div>
+            <dt>{t("sheet.fee", { rate: formatBp(product.fee_rate_bp, locale) })}</dt>
+            <dd data-testid="sheet-fee">{preview ? formatUsdtExact(preview.fee_micro, locale) : "--"} USDT</dd>
+          </div>
+          <div>
+            <dt>{t("sheet.income")}</dt>
+            <dd data-testid="sheet-income" className="t-rise">
+              {preview ? `+${formatUsdtExact(preview.income_micro, locale)}` : "--"} USDT
+            </dd>
+          </div>
+          <div>
+            <dt>
+              {t("sheet.guarantee")}
+              <small>{t("sheet.guarantee_note")}</small>
+            </dt>
+            <dd data-testid="sheet-guarantee">{preview ? formatUsdt(preview.guarantee_micro, locale) : "--"} USDT</dd>
+          </div>
+          <div className="t-summary-total">
+            <dt>{t("sheet.cost")}</dt>
+            <dd data-testid="sheet-cost">{preview ? formatUsdtExact(preview.cost_micro, locale) : "--"} USDT</dd>
+          </div>
+          <div>
+            <dt>{t("sheet.countdown")}</dt>
+            <dd data-testid="sheet-countdown">{duration ? formatCountdown(duration.seconds * 1000) : "--"}</dd>
+          </div>
+          <div>
+            <dt>{t("sheet.expiry")}</dt>
+            <dd data-testid="sheet-expiry">{deliveryAt !== null ? formatClock(deliveryAt, locale) : "--"}</dd>
+          </div>
+        </dl>
+
+        <p className="t-break-even" data-testid="sheet-break-even" data-rate={preview ? preview.break_even_bp / 100 : ""}>
+          {preview ? t("sheet.break_even", { rate: formatBp(preview.break_even_bp, locale) }) : t("sheet.break_even_hint")}
+        </p>
+        <p className="t-rule" data-testid="sheet-rule">
+          {t("rule")} {t("sheet.entry_rule")}
+        </p>
       </div>
-    </div>
+
+      <footer className="t-sheet-actions">
+        {notice ? (
+          <p className="t-notice t-sheet-notice" role="alert" data-testid="sheet-notice">
+            {notice}
+          </p>
+        ) : null}
+        <button type="button" className="t-btn t-btn-up" data-testid="sheet-confirm-up" disabled={busy || Boolean(problem)} aria-busy={busy && sentDirection === "up"} onClick={() => submit("up")}>
+          <Arrow up />
+          {busy && sentDirection === "up" ? tc("loading") : t("buy_up")}
+        </button>
+        <button type="button" className="t-btn t-btn-down" data-testid="sheet-confirm-down" disabled={busy || Boolean(problem)} aria-busy={busy && sentDirection === "down"} onClick={() => submit("down")}>
+          <Arrow />
+          {busy && sentDirection === "down" ? tc("loading") : t("buy_down")}
+        </button>
+      </footer>
+    </Modal>
   );
 }
 

@@ -11,6 +11,7 @@ import { ensurePlatformInviteCode } from "../../../worker/domain/identity/users"
 import { platformAccount, userAccount } from "../../../worker/domain/ledger/accounts";
 import { postTransfers } from "../../../worker/domain/ledger/transfer";
 import { saveProduct, type ProductInput } from "../../../worker/domain/trades/products";
+import { MAX_ENTRY_WAIT_MS } from "../../../worker/domain/trades/settlement";
 import { call, db, operatorToken, uniqueAccount } from "../helpers";
 
 export const USDT = 1_000_000;
@@ -98,9 +99,12 @@ export async function price(product_id: number): Promise<string> {
 
 /**
  * The order once its entry is stored: the first tick after acceptance, which the symbol's hub
- * writes at its next beat (within about a second; decision 123).
+ * writes at its next beat (within about a second; decision 123). A beat may come up to
+ * MAX_ENTRY_WAIT_MS after acceptance and still enter the order, and on a loaded machine (CI,
+ * beside the journeys and the walk) beats run late: so the wait is that window plus time for the
+ * write, not the window alone (a 5 s wait failed a clean-clone run once).
  */
-export async function entered(order_id: number, timeout_ms = 5_000) {
+export async function entered(order_id: number, timeout_ms = MAX_ENTRY_WAIT_MS + 10_000) {
   const until = Date.now() + timeout_ms;
   for (;;) {
     const [row] = await db.select().from(orders).where(eq(orders.id, order_id));

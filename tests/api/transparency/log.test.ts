@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../../worker/db/schema";
 import { grantDemoMoney } from "../../../worker/domain/ledger/demo";
 import { decide, writeSettlements } from "../../../worker/domain/trades/settlement-writes";
+import { logStateQuery } from "../../../worker/domain/transparency/sequencer";
 import { decodeEntryBundle, entriesPath, TILE_WIDTH, tilePath, tileWidth } from "../../../worker/domain/transparency/tiles";
 import { b64decode, canonicalJson, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
 import { logSequencer } from "../../../durable-objects/transparency/log-api";
@@ -150,5 +151,13 @@ describe("transparency log", () => {
     const pseudonym = (await call("/api/user/user", {}, { token: u.token })).data.pseudonym;
     expect(leaf).toMatchObject({ ref_type: "user", ref_id: pseudonym, credit: `${pseudonym}:demo`, v: 3 });
     expect(row.leaf).not.toContain(`"${u.id}"`);
+  });
+});
+
+describe("the sequencer's state", () => {
+  it("is two index look-ups, not a scan of every leaf", async () => {
+    const steps = (await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${logStateQuery()}`)).map((r) => r.detail);
+    expect(steps.filter((d) => /SEARCH log_leaves/.test(d))).toHaveLength(2);
+    expect(steps.some((d) => /SCAN log_leaves/.test(d))).toBe(false);
   });
 });

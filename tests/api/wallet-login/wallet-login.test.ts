@@ -10,7 +10,7 @@ import { THROTTLE } from "../../../worker/domain/identity/throttle";
 import { CHALLENGE_TTL_MS, challengeText, type ChallengeFields, type WalletKind } from "../../../worker/domain/identity/wallet-challenge";
 import { createApi } from "../../../worker/api/app";
 import { DEMO_GRANT_MICRO } from "../../../worker/domain/ledger/demo";
-import { call, db, seed, testEnv } from "../helpers";
+import { call, db, seed, testEnv, uniqueIPv4 } from "../helpers";
 
 beforeAll(() => seed());
 
@@ -68,7 +68,7 @@ describe("GET /api/user/nonce", () => {
   });
 
   it("is limited per client address together with sign-in", async () => {
-    const ip = { headers: { "cf-connecting-ip": `198.18.0.${Math.floor(Math.random() * 250) + 1}` } };
+    const ip = { headers: { "cf-connecting-ip": uniqueIPv4() } };
     for (let i = 0; i < 30; i++) expect((await call("/api/user/nonce", undefined, { ...ip, method: "GET" })).code, `nonce ${i + 1}`).toBe(1);
     const refused = await call("/api/user/nonce", undefined, { ...ip, method: "GET" });
     expect(refused.status).toBe(429);

@@ -87,7 +87,8 @@ describe("OrderIntake: group commit", () => {
   it(`puts at most ${ORDER_GROUP_MAX} orders in one batch`, async () => {
     const m = fakeMarket({ product: { ...product, exposure_limit_micro: 1e15 } });
     const hub = intake(m);
-    const all = Array.from({ length: 31 }, (_, i) => hub.place(order(i + 1), fresh()));
+    // One written alone, then more than a group waiting behind it: a full group and the rest.
+    const all = Array.from({ length: 1 + ORDER_GROUP_MAX + 5 }, (_, i) => hub.place(order(i + 1), fresh()));
     for (let i = 0; i < 3; i++) {
       await settle();
       m.gates[i]();

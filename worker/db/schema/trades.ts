@@ -109,6 +109,9 @@ export const orders = sqliteTable(
     uniqueIndex("orders_request_unique").on(t.user_id, t.request_key),
     index("orders_user_idx").on(t.user_id, t.status, t.id),
     index("orders_due_idx").on(t.status, t.delivery_at_ms),
+    // A hub's due orders in the order it settles them (settlement-writes.ts dueOrders): a read
+    // of the next chunk walks only open orders and sorts nothing, however many share the second.
+    index("orders_open_due_idx").on(t.symbol, t.delivery_at_ms, t.user_id).where(sql`${t.status} = 'open'`),
     check("orders_amounts", sql`${t.stake_micro} > 0 AND ${t.fee_micro} >= 0 AND (${t.entry_price_e8} IS NULL OR ${t.entry_price_e8} > 0) AND ${t.delivery_at_ms} > ${t.created_at_ms}`),
   ],
 );

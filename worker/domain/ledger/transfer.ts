@@ -49,13 +49,23 @@ export function transferStatements(t: Transfer, now_ms: number): SQL[] {
 }
 
 /**
+ * A transfer of a set whose record names an order written earlier in the same batch (an order's
+ * stake or fee): the order's id exists only inside the batch, so the record finds it there by
+ * the order's request (user and client key, unique), as `transferStatements` callers do with a
+ * subquery. `at_ms` stamps the record with its own time instead of the set's.
+ */
+export type SetTransfer = (Transfer | (Omit<Transfer, "ref_id"> & { ref_order: { user_id: number; request_key: string } })) & { at_ms?: number };
+
+/**
  * Many transfers as two statements: their records (each with its accounts' balances after it,
  * from running sums computed here over the list), then every touched account's balance and
  * totals updated once by its net movement. The same guarantees as one transfer at a time: a
  * reused key fails the UNIQUE on the record, an unknown account leaves a NULL id that fails
  * NOT NULL (LEFT JOIN), an overdrawn user account fails the CHECK, and the batch rolls back.
+ * The records are inserted in list order, so their ids, balances after and log entries are the
+ * ones the same transfers posted one at a time would have.
  */
-export function transferSetStatements(transfers: readonly Transfer[], now_ms: number) {
+export function transferSetStatements(transfers: readonly SetTransfer[], now_ms: number) {
   if (transfers.length === 0) return [];
   const running = new Map<string, number>();
   const totals = new Map<string, { debits: number; credits: number }>();
@@ -68,13 +78,16 @@ export function transferSetStatements(transfers: readonly Transfer[], now_ms: nu
   };
   const records = transfers.map((t) => {
     if (!Number.isSafeInteger(t.amount_micro) || t.amount_micro <= 0 || t.debit === t.credit) throw new Error(`transfer ${t.key}: invalid`);
-    return [t.key, t.debit, t.credit, t.amount_micro, t.code, t.ref_type, t.ref_id, move(t.debit, t.amount_micro, 0), move(t.credit, 0, t.amount_micro)];
+    const ref = "ref_order" in t ? [null, t.ref_order.user_id, t.ref_order.request_key] : [t.ref_id, null, null];
+    return [t.key, t.debit, t.credit, t.amount_micro, t.code, t.ref_type, ref[0], move(t.debit, t.amount_micro, 0), move(t.credit, 0, t.amount_micro), t.at_ms ?? now_ms, ref[1], ref[2]];
   });
   const accounts = [...totals].map(([key, t]) => [key, t.debits, t.credits]);
   const at = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+  // Only a set naming orders by request looks them up (one search of orders_request_unique each).
+  const ref = transfers.some((t) => "ref_order" in t) ? sql`COALESCE(${at(6)}, CAST((SELECT o.id FROM orders o WHERE o.user_id = ${at(10)} AND o.request_key = ${at(11)}) AS TEXT))` : at(6);
   return [
     sql`INSERT INTO ledger_transfers (transfer_key, debit_account_id, credit_account_id, amount_micro, code, ref_type, ref_id, debit_balance_after_micro, credit_balance_after_micro, created_at_ms)
-      SELECT ${at(0)}, d.id, c.id, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)}, d.balance_micro + ${at(7)}, c.balance_micro + ${at(8)}, ${now_ms}
+      SELECT ${at(0)}, d.id, c.id, ${at(3)}, ${at(4)}, ${at(5)}, ${ref}, d.balance_micro + ${at(7)}, c.balance_micro + ${at(8)}, ${at(9)}
       FROM json_each(${JSON.stringify(records)}) AS j
       LEFT JOIN ledger_accounts d ON d.account_key = ${at(1)}
       LEFT JOIN ledger_accounts c ON c.account_key = ${at(2)}

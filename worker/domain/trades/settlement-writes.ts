@@ -16,8 +16,16 @@ import type { Order } from "./orders";
 /**
  * Open orders of a symbol whose delivery time has passed, oldest delivery first and each
  * user's orders together (so a user hears once when all of theirs are settled).
+ * The partial index `orders_open_due_idx` holds the open orders in this order, so a read walks
+ * only the orders it returns instead of sorting every due one (a read took 56 ms with 100,000
+ * due in one second, and a burst's cost grew with its square: decision 149).
  */
 export async function dueOrders(db: Db, symbol: string, now_ms: number, limit = 500): Promise<Order[]> {
+  return dueOrdersQuery(db, symbol, now_ms, limit);
+}
+
+/** The query of `dueOrders` (its plan is tested: tests/api/trades/query-plans.test.ts). */
+export function dueOrdersQuery(db: Db, symbol: string, now_ms: number, limit: number) {
   return db
     .select()
     .from(orders)

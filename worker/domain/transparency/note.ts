@@ -12,8 +12,13 @@ export function generateSigningKey(): Uint8Array {
 }
 
 export function publicKeyOf(seed: Uint8Array): Uint8Array {
-  return ed25519.getPublicKey(seed);
+  // Worked out once per seed: every checkpoint's signature line names its key (a scalar
+  // multiplication each time otherwise, a third of signing a checkpoint).
+  let key = publicKeys.get(seed);
+  if (!key) publicKeys.set(seed, (key = ed25519.getPublicKey(seed)));
+  return key.slice();
 }
+const publicKeys = new WeakMap<Uint8Array, Uint8Array>();
 
 /** `<name>+<key id hex>+<base64(0x01 || public key)>`: what users pin and verify with. */
 export function verifierKey(name: string, public_key: Uint8Array): string {

@@ -12,7 +12,7 @@ import { d1Statements, type Db } from "../../db/client";
 import { log_checkpoints } from "../../db/schema";
 import { appendHashes, treeRoot, type HashId } from "./merkle";
 import { checkpointBody, publicKeyOf, signNote, verifierKey } from "./note";
-import { entryBundlesToWrite, hashTilesToWrite, tileReader } from "./tiles";
+import { entryBundlesToWrite, hashTilesToWrite, tileReader, TILE_WIDTH } from "./tiles";
 import { accountName, orderLeaf, transferLeaf, type AccountRow, type OrderRow, type OrderTickRow, type TransferRow } from "./leaves";
 import { b64encode, HANDOVER_LINE, hex, leafHash, openNote, type Hash } from "./verify";
 
@@ -57,12 +57,24 @@ export async function readHandovers(get: (path: string) => Promise<Uint8Array | 
 export type TileStore = { get(path: string): Promise<Uint8Array | null>; put(path: string, bytes: Uint8Array): Promise<void> };
 
 /**
- * Leaves per batch: one D1 batch of their rows stays far inside D1's limits. 200, not 400: a
- * shorter batch is a shorter turn on the server, so requests arriving during a settlement
- * burst wait less (health p99 80 ms against 92-118 ms at 400), and the checkpoint lag stays
- * inside its 5 s (p99 3.8 s over 25,000 leaves): `BENCH_TRADES=burst npm run bench -- trades`.
+ * Leaves per batch, at most: one D1 batch of their rows stays far inside D1's limits, and a
+ * short batch is a short turn on the server, so requests arriving during a settlement burst
+ * wait less (health p99 80 ms at 200 against 92-118 ms at 400). One tile's width (decision 153).
  */
-export const BATCH_LEAVES = 200;
+export const BATCH_LEAVES = TILE_WIDTH;
+
+/**
+ * How many leaves the next batch may take: the most, up to `max`, that ends on a tile's edge
+ * (decision 153). A batch that ends inside a tile leaves a partial entry bundle and partial hash
+ * tiles, and the next batch writes them again whole: at 200 leaves a batch, about as many entries
+ * rewritten as appended. Ending on the edge, the next batch starts fresh tiles. Below one tile's
+ * width (tests) the limit is `max` itself.
+ */
+export function batchLimit(tree_size: number, max: number): number {
+  if (max < TILE_WIDTH) return max;
+  const to_edge = TILE_WIDTH - (tree_size % TILE_WIDTH);
+  return to_edge + Math.floor((max - to_edge) / TILE_WIDTH) * TILE_WIDTH;
+}
 
 /** An account's pseudonym: HMAC-SHA-256 of its user id under the log's secret key, 128 bits in hex. */
 export function pseudonymOf(key: Uint8Array, user_id: number): string {
@@ -79,8 +91,16 @@ export function pseudonymOf(key: Uint8Array, user_id: number): string {
 }
 const pseudonyms = new WeakMap<Uint8Array, Map<number, string>>();
 
+/**
+ * The log's size and the last inbox row it holds. Two subqueries, each one index look-up: a
+ * SELECT holding both MAX()es scanned every leaf (SQLite's min/max shortcut takes a lone
+ * aggregate), once a batch, a cost that grew with the log.
+ */
+export const logStateQuery = () =>
+  sql`SELECT COALESCE((SELECT MAX(leaf_index) FROM log_leaves) + 1, 0) AS size, COALESCE((SELECT MAX(queue_seq) FROM log_leaves), 0) AS cursor`;
+
 export async function logState(db: Db): Promise<{ tree_size: number; cursor: number }> {
-  const [row] = await db.all<{ size: number; cursor: number }>(sql`SELECT COALESCE(MAX(leaf_index) + 1, 0) AS size, COALESCE(MAX(queue_seq), 0) AS cursor FROM log_leaves`);
+  const [row] = await db.all<{ size: number; cursor: number }>(logStateQuery());
   return { tree_size: Number(row?.size ?? 0), cursor: Number(row?.cursor ?? 0) };
 }
 
@@ -145,9 +165,10 @@ export async function appendBatch(
   { max = BATCH_LEAVES, publish_checkpoint = true }: { max?: number; publish_checkpoint?: boolean } = {},
 ): Promise<{ appended: number; tree_size: number; more: boolean }> {
   const { tree_size, cursor } = await logState(db);
-  const rows = await db.all<QueueRow>(sql`SELECT seq, kind, ref_id, payload FROM log_queue WHERE seq > ${cursor} ORDER BY seq LIMIT ${max + 1}`);
-  const more = rows.length > max;
-  const taken = rows.slice(0, max);
+  const limit = batchLimit(tree_size, max);
+  const rows = await db.all<QueueRow>(sql`SELECT seq, kind, ref_id, payload FROM log_queue WHERE seq > ${cursor} ORDER BY seq LIMIT ${limit + 1}`);
+  const more = rows.length > limit;
+  const taken = rows.slice(0, limit);
   if (taken.length === 0) return { appended: 0, tree_size, more: false };
   const made = await makeLeaves(db, taken, (user_id) => pseudonymOf(keys.pseudonym_key, user_id));
   const entries = made.map((m) => new TextEncoder().encode(m.leaf));

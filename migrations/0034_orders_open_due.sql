@@ -1,0 +1,1 @@
+CREATE INDEX `orders_open_due_idx` ON `orders` (`symbol`,`delivery_at_ms`,`user_id`) WHERE "orders"."status" = 'open';
