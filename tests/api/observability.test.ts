@@ -159,7 +159,7 @@ describe("the request id reaches in-process calls and the order's hub", () => {
     const feed = metrics.points.find((p) => p.kind === "feed")!;
     expect(feed.blobs).toEqual({ symbol: product.symbol, feed: "simulation" });
     expect(feed.doubles.age_ms).toBeGreaterThanOrEqual(0);
-    expect(feed.doubles.age_ms).toBeLessThan(5_000);
+    expect(feed.doubles.age_ms).toBeLessThan(30_000);
     expect(feed.doubles.sockets).toBe(0);
     for (const p of metrics.raw) expect(p.indexes).toEqual([p.blobs![0]]);
   });

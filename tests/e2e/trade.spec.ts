@@ -28,7 +28,7 @@ test("open a market, buy up 30 s, watch it settle, check the tick audit and the 
   // The price moves (one tick a second).
   const price = page.getByTestId("quote-price");
   const first = await price.textContent();
-  await expect.poll(async () => price.textContent(), { timeout: 10_000 }).not.toBe(first);
+  await expect.poll(async () => price.textContent(), { timeout: 20_000 }).not.toBe(first);
 
   // The sheet is a modal: opened from the keyboard it takes the amount, Tab never leaves it for the
   // page behind, Escape closes it and the keyboard is back on Buy up; a tap above it closes it too.
@@ -66,11 +66,11 @@ test("open a market, buy up 30 s, watch it settle, check the tick audit and the 
   await expect(position).toBeVisible();
   const orderId = await position.getAttribute("data-id");
   // The other tab heard it from this page over the user's channel, without reloading.
-  await expect.poll(async () => otherBalance.textContent(), { timeout: 10_000 }).not.toBe(balanceBefore);
+  await expect.poll(async () => otherBalance.textContent(), { timeout: 20_000 }).not.toBe(balanceBefore);
   await other.close();
   const countdown = position.getByTestId("countdown");
   const c1 = await countdown.textContent();
-  await expect.poll(async () => countdown.textContent(), { timeout: 5_000 }).not.toBe(c1);
+  await expect.poll(async () => countdown.textContent(), { timeout: 15_000 }).not.toBe(c1);
 
   // Settlement arrives at delivery: the position moves to History.
   await page.getByTestId("history-tab").click();

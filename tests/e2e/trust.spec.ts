@@ -117,7 +117,7 @@ test("an operator watches a market's open exposure rise as a user buys", async (
   await expect(page.getByTestId("position-row").first()).toBeVisible();
 
   // The console page refreshes itself: the up side's open stakes rose by exactly the stake.
-  await expect.poll(() => amountIn(upStakes), { timeout: 10_000 }).toBe(before + 100);
+  await expect.poll(() => amountIn(upStakes), { timeout: 20_000 }).toBe(before + 100);
   await expect(op.getByTestId("worst-case")).toBeVisible();
   await expect(op.getByTestId("exposure-chart")).toBeVisible();
   await keepShot(op, { path: "tests/.reports/trust-exposure.png" });

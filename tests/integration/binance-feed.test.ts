@@ -94,7 +94,7 @@ describe("Binance adapter against a fake upstream", () => {
     for (const ws of upstream.clients) ws.send("not json");
     for (const ws of upstream.clients) ws.send(JSON.stringify({ e: "aggTrade", s: "BTCUSDT" }));
 
-    await expect.poll(() => received.filter((m) => m.type === "tick").length, { timeout: 5_000, interval: 50 }).toBeGreaterThanOrEqual(prices.length);
+    await expect.poll(() => received.filter((m) => m.type === "tick").length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(prices.length);
     const ticks = received.filter((m) => m.type === "tick");
     expect(ticks.map((t) => t.price)).toEqual(["67001.50", "67002.25", "66999.99"]);
     expect(ticks.map((t) => t.ts)).toEqual([base, base + 100, base + 200]);

@@ -10,6 +10,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { reconnectOptions } from "../../app/lib/socket-options";
 import { bin, prepare, quietEnv } from "../../scripts/lib";
 import { serverUp } from "./server";
 
@@ -74,8 +75,16 @@ type Page = { types: string[]; ticks: number[]; opens: number; refused: number; 
 function page(): Promise<Page> {
   const p: Page = { types: [], ticks: [], opens: 0, refused: 0, closed: false, ws: null };
   return new Promise((resolve) => {
+    // Our pages' own backoff (app/lib/socket-options.ts): each socket its own jittered delays,
+    // growing while the server is away. A fixed short delay made 2,000 sockets knock at once,
+    // again and again, on a server that was still starting.
+    const backoff = reconnectOptions();
+    let retries = 0;
     const open = () => {
-      const ws = new WebSocket(quotesUrl());
+      // A handshake left unanswered (a connect queued while the restarted server came up) is given
+      // up and tried again, as partysocket's connection timeout does in a page; long enough that a
+      // busy server's slow answer is not abandoned (abandoned upgrades add to the storm).
+      const ws = new WebSocket(quotesUrl(), { handshakeTimeout: 15_000 });
       p.ws = ws;
       ws.on("message", (data) => {
         const m = JSON.parse(String(data)) as { type: string; ts?: number };
@@ -84,6 +93,7 @@ function page(): Promise<Page> {
       });
       ws.once("open", () => {
         p.opens += 1;
+        retries = 0;
         resolve(p);
       });
       ws.once("unexpected-response", (req) => {
@@ -95,7 +105,10 @@ function page(): Promise<Page> {
       });
       ws.on("error", () => undefined);
       ws.once("close", () => {
-        if (!p.closed) setTimeout(open, 200 + Math.random() * 300);
+        if (p.closed) return;
+        const delay_ms = Math.min(backoff.maxReconnectionDelay, backoff.minReconnectionDelay * backoff.reconnectionDelayGrowFactor ** retries);
+        retries += 1;
+        setTimeout(open, delay_ms);
       });
     };
     open();
@@ -115,7 +128,7 @@ describe("quote relays", () => {
     const pages = await openAll(SOCKETS);
     expect(pages.filter((p) => p.opens === 1).length).toBe(SOCKETS);
     // The hub's protocol: hello, then the quote block, then ticks.
-    await expect.poll(() => pages.filter((p) => p.types.length >= 2).length, { timeout: 10_000, interval: 200 }).toBe(SOCKETS);
+    await expect.poll(() => pages.filter((p) => p.types.length >= 2).length, { timeout: 30_000, interval: 200 }).toBe(SOCKETS);
     expect(pages.filter((p) => p.types[0] !== "hello" || p.types[1] !== "quote").map((p) => p.types.slice(0, 3))).toEqual([]);
 
     // Ticks heard by every page from a common start, for a few seconds.

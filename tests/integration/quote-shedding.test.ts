@@ -57,7 +57,7 @@ describe("a quote hub at its socket cap", () => {
     expect(envelope).toEqual({ code: 0, msg: "ราคาสดมีผู้ใช้งานหนาแน่นในขณะนี้ กำลังเชื่อมต่อใหม่…", data: { error: "quotes_busy" } });
 
     const before = open.map((o) => o.ticks);
-    await expect.poll(() => open.every((o, i) => o.ticks >= before[i] + 2), { timeout: 10_000, interval: 200 }).toBe(true);
+    await expect.poll(() => open.every((o, i) => o.ticks >= before[i] + 2), { timeout: 30_000, interval: 200 }).toBe(true);
     expect((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok).toBe(true);
 
     open[0].ws.close();
@@ -66,7 +66,7 @@ describe("a quote hub at its socket cap", () => {
         const again = await connect();
         if ("ws" in again) again.ws.close();
         return "ws" in again;
-      }, { timeout: 10_000, interval: 300 })
+      }, { timeout: 30_000, interval: 300 })
       .toBe(true);
     for (const o of open) o.ws.close();
   });

@@ -91,7 +91,8 @@ describe("a loader's or action's API call (timedApiCall, behind context.api)", (
     const answer = await timedApiCall(never, () => 30)("/api/x", { lang: "ja" });
     expect(answer.status).toBe(504);
     expect(answer.body.msg).toBe(translate("ja", "errors.request_timeout"));
-    expect(Date.now() - started).toBeLessThan(1000);
+    // A call that never answers would hang the test: any bound proves it gave up (generous for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 
