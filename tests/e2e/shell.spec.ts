@@ -86,6 +86,24 @@ test("the service worker controls the page; offline, a navigation shows the offl
   await expect(page).toHaveURL(/\/pages\/invest\/index$/);
 });
 
+test("the build's files are kept for a year and never asked for again; other files are checked each time", async ({ page }) => {
+  // public/_headers: every file under /build is named by its content, so a copy cannot go stale.
+  const build: { url: string; cache: string | undefined }[] = [];
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname.startsWith("/build/")) build.push({ url: r.url(), cache: r.headers()["cache-control"] });
+  });
+  await open(page, "/pages/user/login");
+  expect(build.map((b) => b.url).some((u) => u.endsWith(".js"))).toBe(true);
+  expect(build.map((b) => b.url).some((u) => u.endsWith(".css"))).toBe(true);
+  expect(build.filter((b) => b.cache !== "public, max-age=31536000, immutable")).toEqual([]);
+  // Not named by content: the browser asks again each time.
+  for (const path of ["/manifest.webmanifest", "/sw.js", "/favicon.svg"]) {
+    const cache = (await page.request.get(path)).headers()["cache-control"] ?? "";
+    expect(cache, path).not.toContain("immutable");
+    expect(cache, path).toContain("max-age=0");
+  }
+});
+
 test("Chromium reports the app installable: no installability errors", async ({ baseURL }, testInfo) => {
   // Chromium never offers installation in an incognito profile, and every Playwright context
   // is one: this check needs a real (persistent) profile.
