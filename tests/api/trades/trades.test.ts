@@ -96,19 +96,29 @@ describe("placing orders", () => {
   });
 
   it("orders arriving together are written together, each with its own answer", async () => {
-    const rich: Awaited<ReturnType<typeof user>>[] = [];
-    for (let i = 0; i < 5; i++) rich.push(await user(100));
-    const poor = await user(20);
-    const price = await currentPrice(FAST_ID);
-    const body = (key: string) => ({ product_id: FAST_ID, direction: "down", amount: "40", seconds: 2, quote_price: price, client_order_id: key });
-    const keys = rich.flatMap((u, i) => [`grp-${i}-a-${rkey()}`, `grp-${i}-b-${rkey()}`]);
-    const answers = await Promise.all([
-      ...keys.map((k, i) => call("/api/order/addorder", body(k), { token: rich[i >> 1].token })),
-      call("/api/order/addorder", body(rkey("poor")), { token: poor.token }),
-      call("/api/order/addorder", body(keys[0]), { token: rich[0].token }), // a retry racing its original
-    ]);
+    const send = async () => {
+      const rich: Awaited<ReturnType<typeof user>>[] = [];
+      for (let i = 0; i < 5; i++) rich.push(await user(100));
+      const poor = await user(20);
+      const price = await currentPrice(FAST_ID);
+      const body = (key: string) => ({ product_id: FAST_ID, direction: "down", amount: "40", seconds: 2, quote_price: price, client_order_id: key });
+      const keys = rich.flatMap((u, i) => [`grp-${i}-a-${rkey()}`, `grp-${i}-b-${rkey()}`]);
+      const answers = await Promise.all([
+        ...keys.map((k, i) => call("/api/order/addorder", body(k), { token: rich[i >> 1].token })),
+        call("/api/order/addorder", body(rkey("poor")), { token: poor.token }),
+        call("/api/order/addorder", body(keys[0]), { token: rich[0].token }), // a retry racing its original
+      ]);
+      return { rich, poor, keys, answers };
+    };
+    // On a loaded machine the market's last tick can age past what an order allows (price_stale)
+    // or move past the tolerance while the group is on its way: then the group is sent again, by
+    // new users, at a fresh price (what the first try wrote stays with its own users).
+    const priceRefusal = (a: { data: { error?: string } }) => a.data?.error === "price_stale" || a.data?.error === "price_moved";
+    let sent = await send();
+    for (let attempt = 1; attempt < 3 && sent.answers.some(priceRefusal); attempt++) sent = await send();
+    const { rich, poor, keys, answers } = sent;
     const ids = answers.slice(0, keys.length).map((a) => a.data.id);
-    expect(answers.slice(0, keys.length).every((a) => a.code === 1)).toBe(true);
+    expect(answers.slice(0, keys.length).map((a) => (a.code === 1 ? "ok" : a.data.error))).toEqual(keys.map(() => "ok"));
     expect(new Set(ids).size).toBe(keys.length);
     expect(answers[keys.length].data.error).toBe("insufficient_funds");
     expect(answers[keys.length + 1].data.id).toBe(ids[0]);
