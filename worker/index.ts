@@ -77,7 +77,7 @@ function refused(reason: string): Response {
 }
 
 export default {
-  /** Every request under its id (`x-request-id` on the answer), with one `http.request` line and metric point. */
+  /** Every request under its id (`x-request-id` on the answer), with its metric point and, when refused, failed or slow, its `http.request` line. */
   async fetch(request, rawEnv, ctx) {
     const { pathname } = new URL(request.url);
     return observeRequest(request, pathname, rawEnv.METRICS, async () => {

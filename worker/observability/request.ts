@@ -1,12 +1,13 @@
 /**
- * One request, seen from outside: its id (echoed as `x-request-id`), its coarse route, and the
- * one `http.request` line and `request` metric point written when it is answered. The Worker's
+ * One request, seen from outside: its id (echoed as `x-request-id`), its coarse route, the
+ * `request` metric point written when it is answered, and its `http.request` line when it was
+ * refused, failed or slow (a fast success is in the platform's invocation log). The Worker's
  * fetch runs every request (API, pages, sockets, files) through `observeRequest`; the API names
  * its matched route pattern in the request's context (`apiRequestContext`), so no line or point
  * ever holds a raw path with ids or a query in it.
  *
- * Per request this costs one context object, one log line (one JSON.stringify) and one metric
- * point: the order path (`/api/order/addorder`) runs through it too.
+ * Per request this costs one context object and one metric point (and a refusal, failure or
+ * slow answer one log line): the order path (`/api/order/addorder`) runs through it too.
  */
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
@@ -61,9 +62,22 @@ export function withRequestId(res: Response, request_id: string): Response {
 }
 
 /** Writes the request's one line and its metric point. */
+/**
+ * A successful answer faster than this writes no line (decision 156): Cloudflare's own
+ * invocation log (Workers Logs, under the same ray) and the `request` metric point already hold
+ * it, and the local server measured the line at about a tenth of an order's cost. A refusal, a
+ * failure, a throw and a slow success still write theirs.
+ */
+export const SLOW_REQUEST_MS = 1_000;
+
+/** Whether a request's answer writes an `http.request` line. */
+export function logsRequestLine(status: number, duration_ms: number, err?: unknown): boolean {
+  return status >= 400 || duration_ms >= SLOW_REQUEST_MS || err !== undefined;
+}
+
 export function requestDone(metrics: AnalyticsEngineDataset | undefined, rc: RequestContext, method: string, status: number, duration_ms: number, err?: unknown): void {
   const route = rc.route ?? "page:other";
-  log(levelOf(status), "http.request", { method, status, duration_ms, ...(err === undefined ? {} : errorFields(err)) });
+  if (logsRequestLine(status, duration_ms, err)) log(levelOf(status), "http.request", { method, status, duration_ms, ...(err === undefined ? {} : errorFields(err)) });
   recordMetric(metrics, "request", { route, status_class: statusClass(status), method, duration_ms, status });
 }
 
