@@ -148,18 +148,29 @@ async function seedOpeningDeposits(db: Db, bucket: R2Bucket, now_ms: number): Pr
   return ["10,000 USDT for demo"];
 }
 
-/** Markets: BTC/USDT and ETH/USDT, each with 30 s, 60 s and 5 min deliveries. */
-async function seedProducts(db: Db, now_ms: number): Promise<string[]> {
-  if ((await db.select({ id: products.id }).from(products).limit(1)).length > 0) return [];
+/**
+ * The demo's markets, BTC/USDT and ETH/USDT, each with 30 s, 60 s and 5 min deliveries, less those
+ * whose symbol `present` already holds. By symbol, not "is there any market": a database that
+ * already holds other markets (a test's, an operator's) still gets the demo's two, and a second
+ * start adds nothing.
+ */
+export function demoMarketsMissing(present: ReadonlySet<string>) {
   const durations = [
     { seconds: 30, profit_rate_bp: 8500, min_stake_micro: 10 * USDT, max_stake_micro: 10_000 * USDT },
     { seconds: 60, profit_rate_bp: 8800, min_stake_micro: 10 * USDT, max_stake_micro: 20_000 * USDT },
     { seconds: 300, profit_rate_bp: 9000, min_stake_micro: 50 * USDT, max_stake_micro: 50_000 * USDT },
   ];
   const common = { fee_rate_bp: 100, quote_tolerance_bp: 50, trading_hours: "", enabled: true, tick_size_e8: 1_000_000, durations };
-  await saveProduct(db, null, { symbol: "BTC/USDT", name: "Bitcoin", feed_symbol: "BTCUSDT", start_price_e8: 67_250 * 1e8, sort: 0, ...common }, "demo seed", now_ms);
-  await saveProduct(db, null, { symbol: "ETH/USDT", name: "Ethereum", feed_symbol: "ETHUSDT", start_price_e8: 3_480 * 1e8, sort: 1, ...common }, "demo seed", now_ms);
-  return ["markets BTC/USDT, ETH/USDT"];
+  return [
+    { symbol: "BTC/USDT", name: "Bitcoin", feed_symbol: "BTCUSDT", start_price_e8: 67_250 * 1e8, sort: 0, ...common },
+    { symbol: "ETH/USDT", name: "Ethereum", feed_symbol: "ETHUSDT", start_price_e8: 3_480 * 1e8, sort: 1, ...common },
+  ].filter((m) => !present.has(m.symbol));
+}
+
+async function seedProducts(db: Db, now_ms: number): Promise<string[]> {
+  const demo = demoMarketsMissing(new Set((await db.select({ symbol: products.symbol }).from(products)).map((p) => p.symbol)));
+  for (const m of demo) await saveProduct(db, null, m, "demo seed", now_ms);
+  return demo.length ? [`markets ${demo.map((m) => m.symbol).join(", ")}`] : [];
 }
 
 /** The loan service's product (7 days, 0.68 % a day, 1 % a remaining day to redeem early) and a miner plan. */
