@@ -37,19 +37,19 @@ async function session(url: string) {
     ws.once("error", fail);
   });
   let next = 1;
-  const waiting = new Map<number, (result: unknown) => void>();
+  const waiting = new Map<number, { done: (result: unknown) => void; fail: (err: Error) => void }>();
   ws.on("message", (data) => {
     const m = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-    if (m.id === undefined) return;
-    const done = waiting.get(m.id);
-    waiting.delete(m.id);
-    if (m.error) throw new Error(`inspector: ${m.error.message}`);
-    done?.(m.result);
+    const w = m.id === undefined ? undefined : waiting.get(m.id);
+    if (!w) return;
+    waiting.delete(m.id!);
+    if (m.error) w.fail(new Error(`inspector: ${m.error.message}`));
+    else w.done(m.result);
   });
   const send = <T>(method: string, params: object = {}) =>
-    new Promise<T>((done) => {
+    new Promise<T>((done, fail) => {
       const id = next++;
-      waiting.set(id, done as (r: unknown) => void);
+      waiting.set(id, { done: done as (r: unknown) => void, fail });
       ws.send(JSON.stringify({ id, method, params }));
     });
   return { send, close: () => ws.close() };
@@ -90,16 +90,17 @@ if (values.out) writeFileSync(values.out, JSON.stringify(profile));
 
 const self = selfTimes(profile);
 const total_us = [...self.values()].reduce((a, b) => a + b, 0);
-const busy_us = total_us - [...profile.nodes].filter((n) => n.callFrame.functionName === "(idle)").reduce((a, n) => a + (self.get(n.id) ?? 0), 0);
+const busy_us = total_us - profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").reduce((a, n) => a + (self.get(n.id) ?? 0), 0);
 const byFunction = new Map<string, number>();
 const byGroup = new Map<string, number>();
 for (const n of profile.nodes) {
   const t = self.get(n.id) ?? 0;
   if (!t) continue;
   const f = n.callFrame;
-  const name = `${f.functionName || "(anonymous)"}  ${groupOf(f)}:${f.lineNumber + 1}`;
+  const group = groupOf(f);
+  const name = `${f.functionName || "(anonymous)"}  ${group}:${f.lineNumber + 1}`;
   byFunction.set(name, (byFunction.get(name) ?? 0) + t);
-  byGroup.set(groupOf(f), (byGroup.get(groupOf(f)) ?? 0) + t);
+  byGroup.set(group, (byGroup.get(group) ?? 0) + t);
 }
 const pct = (us: number, of: number) => `${((100 * us) / of).toFixed(1).padStart(5)} %`;
 console.log(`${target.title ?? target.webSocketDebuggerUrl}: ${(total_us / 1e6).toFixed(1)} s recorded, ${(busy_us / 1e6).toFixed(1)} s busy (${pct(busy_us, total_us).trim()})`);

@@ -1,22 +1,18 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { captureLogs, type LogFields, type LogLevel } from "../../../worker/observability/log";
 import { requestDone, SLOW_REQUEST_MS } from "../../../worker/observability/request";
 
-let lines: { level: LogLevel; line: LogFields }[] = [];
-let restore = () => {};
-afterEach(() => {
-  restore();
-  lines = [];
-});
-
 /** The lines and metric points one answered request writes. */
 function answer(status: number, duration_ms: number, err?: unknown) {
-  lines = [];
-  restore = captureLogs(lines);
+  const lines: { level: LogLevel; line: LogFields }[] = [];
   const points: unknown[] = [];
-  requestDone({ writeDataPoint: (p: unknown) => points.push(p) } as unknown as AnalyticsEngineDataset, { request_id: "r1", route: "/api/order/addorder" }, "POST", status, duration_ms, err);
-  restore();
+  const restore = captureLogs(lines);
+  try {
+    requestDone({ writeDataPoint: (p: unknown) => points.push(p) } as unknown as AnalyticsEngineDataset, { request_id: "r1", route: "/api/order/addorder" }, "POST", status, duration_ms, err);
+  } finally {
+    restore();
+  }
   return { lines, points };
 }
 
