@@ -110,24 +110,54 @@ async function uploadPng(token: string): Promise<string> {
 }
 
 let operator = "";
-async function operatorToken() {
-  operator = expectOk(await api("/api/admin/login", await demoOperatorLogin()), "operator login").data.token;
-}
+/** One sign-in or one confirmation at a time, shared by every client that needs it meanwhile. */
+let signingIn: Promise<void> | null = null;
+let steppingUp: Promise<void> | null = null;
+
 /**
- * An operator call: a crash may have ended nothing (sessions are in D1), but log in again on
- * 401, and give a fresh code when the last one is five minutes old (decision 118).
+ * Signs the operator in (once for every client asking meanwhile). A code is spent once (decision
+ * 068): a request the server took but whose answer a kill or a timeout lost is retried with the
+ * same code and refused, so a refused code is followed by a fresh one.
+ */
+function operatorToken(): Promise<void> {
+  signingIn ??= (async () => {
+    for (let tries = 1; ; tries += 1) {
+      const r = await api("/api/admin/login", await demoOperatorLogin());
+      if (r.code === 1) return void (operator = r.data.token);
+      if (r.data?.error !== "two_factor_code_wrong" || tries === 3) expectOk(r, "operator login");
+    }
+  })().finally(() => (signingIn = null));
+  return signingIn;
+}
+
+/** A fresh confirmation of the current session (decision 118), once for every client asking meanwhile. */
+function operatorStepUp(): Promise<void> {
+  steppingUp ??= (async () => {
+    for (let tries = 1; ; tries += 1) {
+      const r = await api("/api/admin/step_up", { code: await demoOperatorCode() }, { token: operator });
+      if (r.code === 1) return;
+      // The session ended meanwhile (a kill may end nothing, but another client may have signed in again).
+      if (r.data?.error === "operator_required" || r.data?.error === "unauthorized") return;
+      if (r.data?.error !== "two_factor_code_wrong" || tries === 3) expectOk(r, "operator step-up");
+    }
+  })().finally(() => (steppingUp = null));
+  return steppingUp;
+}
+
+/**
+ * An operator call: a crash may have ended nothing (sessions are in D1), but sign in again on
+ * 401, and confirm again when the last confirmation is five minutes old (decision 118). Other
+ * clients share the session, so its state may change between two tries: a few rounds.
  */
 async function asOperator(path: string, body: unknown) {
-  let r = await api(path, body, { token: operator });
-  if (r.data?.error === "operator_required" || r.data?.error === "unauthorized") {
-    await operatorToken();
-    r = await api(path, body, { token: operator });
+  for (let round = 1; ; round += 1) {
+    const r = await api(path, body, { token: operator });
+    const error = r.data?.error;
+    if (round === 5) return r;
+    if (error === "operator_required" || error === "unauthorized") await operatorToken();
+    else if (error === "step_up_required") await operatorStepUp();
+    else return r;
   }
-  if (r.data?.error === "step_up_required") {
-    expectOk(await api("/api/admin/step_up", { code: await demoOperatorCode() }, { token: operator }), "operator step-up");
-    r = await api(path, body, { token: operator });
-  }
-  return r;
 }
 
 /** What the clients were told succeeded: the end checks hold the database to it. */
