@@ -31,7 +31,7 @@ async function putBack(request: APIRequestContext, rate_bp: number) {
 
 for (const lng of ["en", "th"] as const) {
   test(`terms (${lng}): operator A proposes a payout, operator B opens it, the open sheet is told and shows the new terms`, async ({ page, browser }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(200_000);
     const trade = words(lng, "trade");
     const errors = words(lng, "errors");
     const admin = words("en", "admin");
@@ -91,9 +91,13 @@ for (const lng of ["en", "th"] as const) {
         const said = await toastsSaid(b);
         if (said.includes(opened)) return "told";
         if (stepUpCounts && (await b.getByTestId("step-up-form").isVisible())) return "step-up";
-        return `said: ${JSON.stringify(said)}`;
+        // Nothing said yet: what the page shows instead (still sending, signed out, an error page), so a failure names it.
+        const sending = (await theirs.count()) > 0 && (await theirs.getByTestId("terms-open").isDisabled({ timeout: 1_000 }).catch(() => "gone"));
+        const dialogs = await b.locator('[role="dialog"]:visible, [role="alertdialog"]:visible, dialog[open]').allTextContents();
+        return `said: ${JSON.stringify(said)}; sending: ${sending}; at ${new URL(b.url()).pathname}; dialogs: ${JSON.stringify(dialogs)}`;
       };
-      await expect.poll(() => state(true), { timeout: 30_000 }).toMatch(/^(told|step-up)$/);
+      // The page says something within the client's 60 s limit for an action (decision 142): a timeout is said too.
+      await expect.poll(() => state(true), { timeout: 65_000 }).toMatch(/^(told|step-up)$/);
       if (await b.getByTestId("step-up-form").isVisible()) await answerStepUp(b, "auditor");
       await expect.poll(() => state(false), { timeout: 30_000 }).toBe("told");
       await expect(theirs).toHaveCount(0);
