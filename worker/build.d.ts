@@ -1,4 +1,0 @@
-declare module "../build/server/index.js" {
-  const build: unknown;
-  export = build;
-}
