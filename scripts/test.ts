@@ -99,35 +99,32 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
 };
 
-// Four lanes side by side (decisions 146, 151 and 158). The run is CPU-bound and vitest's steps
-// stretch most when others crowd them, so the lanes are packed to keep both cores busy to the
-// end with vitest's lane short: the unit and workerd API tests, then part of the route walk;
-// each journey half, then part of the walk (three parts, each on a server of its own); and a
-// lane of steps that mostly wait (the crash harness's kills and restarts, the drill's exports
-// and imports, the installability check, the integration tests' own servers), which fill the
-// moments when the others wait on timers together. Measured in a clean-clone run with three
-// lanes, the cores were about 10 % idle while vitest and both journey halves ran.
-// Ports and state: the integration tests' servers 8794-8798; the journeys 8799 on .wrangler/e2e
-// and 8788 on .wrangler/e2e-2; the walk 8789, 8791 and 8792 on .wrangler/e2e-walk, -walk-2 and
-// -walk-3; the crash harness 8790; the drill 8773/8776; the installability check 8786.
+// Four lanes side by side (decisions 146, 151 and 158). The run is CPU-bound, so the lanes are
+// packed to keep both cores busy to the end: three lanes hold the CPU-heavy steps (vitest, the
+// journeys in two halves, then the route walk in three parts, each on a server of its own); the
+// fourth holds the steps that mostly wait (the crash harness's kills and restarts, the drill's
+// exports and imports, the installability check), which fill the moments when the other three
+// wait on timers together. Measured in a clean-clone run with three lanes, the cores were about
+// 10 % idle while vitest and both journey halves ran, and busy to the end after that.
+// Ports and state: vitest's servers 8794-8798; the journeys 8799 on .wrangler/e2e and 8788 on
+// .wrangler/e2e-2; the walk 8789, 8791 and 8792 on .wrangler/e2e-walk, -walk-2 and -walk-3; the
+// crash harness 8790; the drill 8773/8776; the installability check 8786.
 const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts") && f !== "walk.spec.ts").sort();
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
 const journeys = (half: 1 | 2) => journeyFiles.filter((f) => FIRST_HALF.includes(f) === (half === 1)).map((f) => `tests/e2e/${f}`);
-/** The route walk (decision 067): every page, three identities, ten languages, two languages at a time. */
-const walkLangs = [LOCALE_KEYS.slice(0, 4), LOCALE_KEYS.slice(4, 8), LOCALE_KEYS.slice(8)] as const;
-const walkStep = (part: 0 | 1 | 2) => {
-  const n = ["", "-2", "-3"][part];
-  const env = { WALK: "1", WALK_LANGS: walkLangs[part].join(","), E2E_PORT: ["8789", "8791", "8792"][part], E2E_STATE: `.wrangler/e2e-walk${n}`, E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` };
-  return step(`walk${n}`, bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], env);
-};
-/** Vitest with a report of its own: `projects` are the --project filters (a leading ! leaves one out). */
-const vitestStep = (name: string, projects: string[]) =>
-  step(name, bin("vitest"), ["run", ...projects.flatMap((p) => ["--project", p]), "--reporter=default", "--reporter=json", `--outputFile=tests/.reports/${name}.json`]);
+const walkPart = (langs: readonly string[], port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs.join(","), E2E_PORT: port, E2E_STATE: `.wrangler/e2e-walk${n}`, E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
+// Vitest ends last of the three heavy steps, so its lane walks the fewest languages (two at a time: a language per worker).
+const walkLangs = [LOCALE_KEYS.slice(0, 2), LOCALE_KEYS.slice(2, 6), LOCALE_KEYS.slice(6)];
+const walk = (part: 0 | 1 | 2) => ["walk", "walk-2", "walk-3"][part];
+const walkStep = (part: 0 | 1 | 2) =>
+  step(walk(part), bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkPart(walkLangs[part], ["8789", "8791", "8792"][part], ["", "-2", "-3"][part]));
 await Promise.all([
   (async () => {
-    // Unit and workerd API tests: the route and socket fuzzers, the access matrix, the limits.
-    await vitestStep("vitest", ["!integration"]);
+    // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
+    await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
+    // The route walk (decision 067): every page, three identities, ten languages, each language
+    // signing in and browsing on its own contexts.
     await walkStep(0);
   })(),
   (async () => {
@@ -146,8 +143,6 @@ await Promise.all([
     await step("ops:drill", bin("tsx"), ["scripts/ops-drill.ts"]);
     // Chromium's installability verdict against the app as `npm start` serves it.
     await step("installable", bin("tsx"), ["scripts/installable.ts"]);
-    // Node tests with servers of their own: the exchange adapter, quote relays after a SIGKILL, shedding, the deploy dry run.
-    await vitestStep("vitest-integration", ["integration"]);
   })(),
 ]);
 timings.push(`total ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
@@ -166,10 +161,8 @@ let passed = (installable ? 1 : 0) + (survived ? 1 : 0) + (restored ? 1 : 0);
 let failed = (installable ? 0 : 1) + (survived ? 0 : 1) + (restored ? 0 : 1);
 // The names of what failed go last, next to the count: CI keeps only the tail of the output.
 const failedNames: string[] = [];
-const VITEST_REPORTS = ["tests/.reports/vitest.json", "tests/.reports/vitest-integration.json"];
-for (const report of VITEST_REPORTS) {
-  if (!existsSync(report)) continue;
-  const v = JSON.parse(readFileSync(report, "utf8"));
+if (existsSync("tests/.reports/vitest.json")) {
+  const v = JSON.parse(readFileSync("tests/.reports/vitest.json", "utf8"));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   for (const file of v.testResults ?? []) {
@@ -203,7 +196,7 @@ for (const [runner, report] of REPORTS) {
 // No secret the run used in anything it printed or reported (decision 129): named by file, line and kind, never shown.
 await new Promise((done) => output.end(done));
 const secretHits: SecretHit[] = [];
-for (const file of [OUTPUT_LOG, ...VITEST_REPORTS, ...REPORTS.map(([, report]) => report)]) {
+for (const file of [OUTPUT_LOG, "tests/.reports/vitest.json", ...REPORTS.map(([, report]) => report)]) {
   if (existsSync(file)) secretHits.push(...scanText(readFileSync(file, "utf8"), file));
 }
 if (secretHits.length) {
