@@ -99,43 +99,30 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
 };
 
-// Four lanes side by side (decisions 146, 151 and 158). The run is CPU-bound, so the lanes are
-// packed to keep both cores busy to the end: three lanes hold the CPU-heavy steps (vitest, the
-// journeys in two halves, then the route walk in three parts, each on a server of its own); the
-// fourth holds the steps that mostly wait (the crash harness's kills and restarts, the drill's
-// exports and imports, the installability check), which fill the moments when the other three
-// wait on timers together. Measured in a clean-clone run with three lanes, the cores were about
-// 10 % idle while vitest and both journey halves ran, and busy to the end after that.
+// Three lanes side by side (decisions 146 and 151). Measured in a clean-clone run with two lanes,
+// the journeys (928 s) spent about a quarter of their time waiting (settlements, the cron's
+// minute, the operators' code steps) while both cores had work, so the journeys and the walk run
+// in halves, each on a server of its own, and the lanes are about equally long (in that run's
+// seconds): vitest 477 then half the walk; half the journeys, the crash harness, the drill and
+// the installability check; the other half of the journeys, then the other half of the walk.
 // Ports and state: vitest's servers 8794-8798; the journeys 8799 on .wrangler/e2e and 8788 on
-// .wrangler/e2e-2; the walk 8789, 8791 and 8792 on .wrangler/e2e-walk, -walk-2 and -walk-3; the
+// .wrangler/e2e-2; the walk 8789 on .wrangler/e2e-walk and 8791 on .wrangler/e2e-walk-2; the
 // crash harness 8790; the drill 8773/8776; the installability check 8786.
 const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts") && f !== "walk.spec.ts").sort();
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
 const journeys = (half: 1 | 2) => journeyFiles.filter((f) => FIRST_HALF.includes(f) === (half === 1)).map((f) => `tests/e2e/${f}`);
-const walkPart = (langs: readonly string[], port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs.join(","), E2E_PORT: port, E2E_STATE: `.wrangler/e2e-walk${n}`, E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
-// Vitest ends last of the three heavy steps, so its lane walks the fewest languages (two at a time: a language per worker).
-const walkLangs = [LOCALE_KEYS.slice(0, 2), LOCALE_KEYS.slice(2, 6), LOCALE_KEYS.slice(6)];
-const walk = (part: 0 | 1 | 2) => ["walk", "walk-2", "walk-3"][part];
-const walkStep = (part: 0 | 1 | 2) =>
-  step(walk(part), bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkPart(walkLangs[part], ["8789", "8791", "8792"][part], ["", "-2", "-3"][part]));
+const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: `.wrangler/e2e-walk${n}`, E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
 await Promise.all([
   (async () => {
     // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
     await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
     // The route walk (decision 067): every page, three identities, ten languages, each language
-    // signing in and browsing on its own contexts.
-    await walkStep(0);
+    // signing in and browsing on its own contexts; the first five languages here, two at a time.
+    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(0, 5).join(","), "8789", ""));
   })(),
   (async () => {
     await step("journeys", bin("playwright"), ["test", ...journeys(1)]);
-    await walkStep(1);
-  })(),
-  (async () => {
-    await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: ".wrangler/e2e-2", E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
-    await walkStep(2);
-  })(),
-  (async () => {
     // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
     await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
     // The backup and restore drill (npm run ops:drill): export, import into a fresh state, every
@@ -143,6 +130,10 @@ await Promise.all([
     await step("ops:drill", bin("tsx"), ["scripts/ops-drill.ts"]);
     // Chromium's installability verdict against the app as `npm start` serves it.
     await step("installable", bin("tsx"), ["scripts/installable.ts"]);
+  })(),
+  (async () => {
+    await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: ".wrangler/e2e-2", E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
+    await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(5).join(","), "8791", "-2"));
   })(),
 ]);
 timings.push(`total ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
@@ -185,7 +176,7 @@ function badSpecs(suite: Suite, path: string[], out: string[], runner: string) {
   }
   for (const child of suite.suites ?? []) badSpecs(child, [...path, child.title], out, runner);
 }
-const REPORTS = [["playwright", "tests/.reports/playwright.json"], ["playwright", "tests/.reports/playwright-2.json"], ["walk", "tests/.reports/walk.json"], ["walk", "tests/.reports/walk-2.json"], ["walk", "tests/.reports/walk-3.json"]];
+const REPORTS = [["playwright", "tests/.reports/playwright.json"], ["playwright", "tests/.reports/playwright-2.json"], ["walk", "tests/.reports/walk.json"], ["walk", "tests/.reports/walk-2.json"]];
 for (const [runner, report] of REPORTS) {
   if (!existsSync(report)) continue;
   const p = JSON.parse(readFileSync(report, "utf8"));
