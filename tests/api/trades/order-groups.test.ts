@@ -151,6 +151,28 @@ const scenario = fc.array(userSpec, { minLength: 1, maxLength: 4 }).chain((users
   }),
 );
 
+/**
+ * One group that meets every answer the coverage check below asks for, run first: the random
+ * groups reach them too, but not always (a clean-clone run's 40 groups never replayed an order).
+ */
+const EVERY_ANSWER: { users: UserSpec[]; items: ItemSpec[] } = {
+  users: [
+    { funds: 100, excluded: false, existing: [{ key: "a", stake: 1 }] },
+    { funds: 0, excluded: false, existing: [] },
+    { funds: 100, excluded: true, existing: [] },
+    { funds: 100, limit: { kind: "max_open_orders", value: 1 }, excluded: false, existing: [{ key: "a", stake: 1 }] },
+  ],
+  items: [
+    { user: 0, key: "a", stake: 1, direction: "up", old_terms: false }, // the order written before, sent again: replayed
+    { user: 0, key: "a", stake: 2, direction: "up", old_terms: false }, // its key with other terms: idempotency_conflict
+    { user: 0, key: "b", stake: 1, direction: "up", old_terms: false }, // ok
+    { user: 0, key: "c", stake: 1, direction: "down", old_terms: true }, // terms_changed
+    { user: 1, key: "a", stake: 5, direction: "up", old_terms: false }, // insufficient_funds
+    { user: 2, key: "a", stake: 1, direction: "up", old_terms: false }, // self_excluded
+    { user: 3, key: "b", stake: 1, direction: "up", old_terms: false }, // limit:max_open_orders
+  ],
+};
+
 describe("order groups as set statements", () => {
   it(`random mixed groups get the answers and rows of the same orders written one at a time (${Math.ceil(FUZZ_RUNS / 5)} groups)`, async () => {
     const seen = new Set<string>();
@@ -162,7 +184,7 @@ describe("order groups as set statements", () => {
         expect(halved).toEqual(one);
         for (const a of one.answers) seen.add(a.status === "ok" ? (a.replayed ? "replayed" : "ok") : a.status === "limit_reached" ? `limit:${(a as { limit: string }).limit}` : a.status);
       }),
-      { numRuns: Math.ceil(FUZZ_RUNS / 5), endOnFailure: true },
+      { numRuns: Math.ceil(FUZZ_RUNS / 5), endOnFailure: true, examples: [[EVERY_ANSWER]] },
     );
     // The groups reached every way an order can be refused (and a sample of the limits).
     for (const s of ["ok", "replayed", "idempotency_conflict", "insufficient_funds", "self_excluded", "terms_changed"]) expect(seen, s).toContain(s);
