@@ -108,6 +108,11 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 // Ports and state: vitest's servers 8794-8798; the journeys 8799 on .wrangler/e2e and 8788 on
 // .wrangler/e2e-2; the walk 8789 on .wrangler/e2e-walk and 8791 on .wrangler/e2e-walk-2; the
 // crash harness 8790; the drill 8773/8776; the installability check 8786.
+// Measured and kept out, each in a clean-clone run against 717-728 s for these lanes: a fourth
+// lane for the steps that mostly wait, the walk in three parts (730 s; vitest 675 s beside the
+// walks); the same with the integration tests in that lane (vitest 716 s, two timing failures);
+// three vitest workers (vitest 456 s, but 717 s in all, the walk stretched). The run is CPU-bound
+// (both cores 91 % busy on average): moving steps moves time; only less CPU per step saves it.
 const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts") && f !== "walk.spec.ts").sort();
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
