@@ -110,39 +110,37 @@ async function uploadPng(token: string): Promise<string> {
 }
 
 let operator = "";
-/** One sign-in or one confirmation at a time, shared by every client that needs it meanwhile. */
-let signingIn: Promise<void> | null = null;
-let steppingUp: Promise<void> | null = null;
+
+/** Shares one run of `work` among every caller that asks while it runs. */
+function oneAtATime(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => (running ??= work().finally(() => (running = null)));
+}
 
 /**
- * Signs the operator in (once for every client asking meanwhile). A code is spent once (decision
- * 068): a request the server took but whose answer a kill or a timeout lost is retried with the
- * same code and refused, so a refused code is followed by a fresh one.
+ * A request carrying a fresh code, up to three tries. A code is spent once (decision 068): a
+ * request the server took but whose answer a kill or a timeout lost is retried with the same
+ * code and refused, so a refused code is followed by a fresh one.
  */
-function operatorToken(): Promise<void> {
-  signingIn ??= (async () => {
-    for (let tries = 1; ; tries += 1) {
-      const r = await api("/api/admin/login", await demoOperatorLogin());
-      if (r.code === 1) return void (operator = r.data.token);
-      if (r.data?.error !== "two_factor_code_wrong" || tries === 3) expectOk(r, "operator login");
-    }
-  })().finally(() => (signingIn = null));
-  return signingIn;
+async function withFreshCode(send: () => Promise<Answer>): Promise<Answer> {
+  for (let tries = 1; ; tries += 1) {
+    const r = await send();
+    if (r.data?.error !== "two_factor_code_wrong" || tries === 3) return r;
+  }
 }
 
+/** Signs the operator in, once for every client asking meanwhile. */
+const operatorToken = oneAtATime(async () => {
+  operator = expectOk(await withFreshCode(async () => api("/api/admin/login", await demoOperatorLogin())), "operator login").data.token;
+});
+
 /** A fresh confirmation of the current session (decision 118), once for every client asking meanwhile. */
-function operatorStepUp(): Promise<void> {
-  steppingUp ??= (async () => {
-    for (let tries = 1; ; tries += 1) {
-      const r = await api("/api/admin/step_up", { code: await demoOperatorCode() }, { token: operator });
-      if (r.code === 1) return;
-      // The session ended meanwhile (a kill may end nothing, but another client may have signed in again).
-      if (r.data?.error === "operator_required" || r.data?.error === "unauthorized") return;
-      if (r.data?.error !== "two_factor_code_wrong" || tries === 3) expectOk(r, "operator step-up");
-    }
-  })().finally(() => (steppingUp = null));
-  return steppingUp;
-}
+const operatorStepUp = oneAtATime(async () => {
+  const r = await withFreshCode(async () => api("/api/admin/step_up", { code: await demoOperatorCode() }, { token: operator }));
+  // The session ended meanwhile (a kill may end nothing, but another client may have signed in again): the caller's next round signs in.
+  if (r.data?.error === "operator_required" || r.data?.error === "unauthorized") return;
+  expectOk(r, "operator step-up");
+});
 
 /**
  * An operator call: a crash may have ended nothing (sessions are in D1), but sign in again on

@@ -56,7 +56,7 @@ export async function buildApp(opts: { quiet?: boolean } = {}): Promise<void> {
  * `npm run typecheck`) reads these lines instead of inferring types from the 70,000-line bundle
  * that worker/index.ts imports: about a quarter of its CPU time.
  */
-export const SERVER_BUILD_TYPES = "build/server/index.d.ts";
+const SERVER_BUILD_TYPES = "build/server/index.d.ts";
 const SERVER_BUILD_DECLARATION = `// Written by buildApp (scripts/lib.ts): the Worker hands this module to Remix as a ServerBuild.
 declare const build: unknown;
 export = build;

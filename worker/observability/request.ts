@@ -61,7 +61,6 @@ export function withRequestId(res: Response, request_id: string): Response {
   }
 }
 
-/** Writes the request's one line and its metric point. */
 /**
  * A successful answer faster than this writes no line (decision 156): Cloudflare's own
  * invocation log (Workers Logs, under the same ray) and the `request` metric point already hold
@@ -75,6 +74,7 @@ export function logsRequestLine(status: number, duration_ms: number, err?: unkno
   return status >= 400 || duration_ms >= SLOW_REQUEST_MS || err !== undefined;
 }
 
+/** Writes the request's metric point and, when `logsRequestLine` says so, its line. */
 export function requestDone(metrics: AnalyticsEngineDataset | undefined, rc: RequestContext, method: string, status: number, duration_ms: number, err?: unknown): void {
   const route = rc.route ?? "page:other";
   if (logsRequestLine(status, duration_ms, err)) log(levelOf(status), "http.request", { method, status, duration_ms, ...(err === undefined ? {} : errorFields(err)) });
