@@ -19,7 +19,7 @@ import { getDb } from "../worker/db/client";
 import { checkLedger } from "../worker/domain/ledger/check";
 import type { Env } from "../worker/env";
 import type { Check } from "../worker/observability/readiness";
-import { bin, BUNDLE_ENV, PLATFORM_CONFIG, prepare, quietEnv } from "./lib";
+import { bin, BUNDLE_ENV, PLATFORM_CONFIG, prepare, quietEnv, stateDir } from "./lib";
 import { bundleWorker } from "./workerd-serve";
 import { DEMO } from "./seed-demo";
 import { demoOperatorCode, demoOperatorLogin } from "./demo-operators";
@@ -29,7 +29,7 @@ const KILLS = Number(values.kills);
 const CLIENTS = Number(values.clients);
 const PORT = Number(values.port);
 const BASE = `http://127.0.0.1:${PORT}`;
-const STATE = ".wrangler/crash";
+const STATE = stateDir("crash");
 
 /** A seeded random source, so a failing run can be repeated with `--seed`. */
 let rngState = Number(values.seed ?? Date.now() % 2 ** 31);

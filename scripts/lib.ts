@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { migrationsApply } from "./migrations";
 
 /** Local runs never phone home (no metrics, no network look-ups). */
@@ -16,6 +17,14 @@ export const bin = (name: string) => `node_modules/.bin/${name}`;
 export const TEMPLATE_STATE_ENV = "PROOFLINE_TEMPLATE_STATE";
 /** Set by `npm test` only: the Worker bundled once, for every server it starts (decision 152). */
 export const BUNDLE_ENV = "PROOFLINE_BUNDLE";
+
+/**
+ * Set by `npm test` only: the folder every local state of the run lives in, on a RAM disk when the
+ * machine has one (decision 158). Unset, states live in `.wrangler/` as always.
+ */
+export const STATE_ROOT_ENV = "PROOFLINE_STATE_ROOT";
+/** Where the local state called `name` lives (`.wrangler/<name>`, or under npm test's root). */
+export const stateDir = (name: string) => join(process.env[STATE_ROOT_ENV] ?? ".wrangler", name);
 
 /** The D1/R2-only config for getPlatformProxy in Node scripts (see the file). */
 export const PLATFORM_CONFIG = "scripts/platform.wrangler.toml";

@@ -24,7 +24,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { getPlatformProxy } from "wrangler";
 import type { D1Database } from "@cloudflare/workers-types";
-import { bin, PLATFORM_CONFIG, prepare, quietEnv, run } from "./lib";
+import { bin, PLATFORM_CONFIG, prepare, quietEnv, run, stateDir } from "./lib";
 import { migrationsList } from "./migrations";
 import { DEMO } from "./seed-demo";
 import { demoOperatorCode, demoOperatorLogin, type DemoOperator } from "./demo-operators";
@@ -32,7 +32,7 @@ import { publicKeyOf, verifierKey } from "../worker/domain/transparency/note";
 import { b64encode } from "../worker/domain/transparency/verify";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "8773" }, "restored-port": { type: "string", default: "8776" }, keep: { type: "boolean", default: false } } });
-const ROOT = ".wrangler/drill";
+const ROOT = stateDir("drill");
 // `wrangler d1 export` has no --persist-to: it reads the state beside its config file, so A's
 // state is the default `.wrangler/state` of a one-binding config of its own.
 const EXPORT_CONFIG = `${ROOT}/export/wrangler.toml`;

@@ -3,11 +3,11 @@
  * whole app at http://127.0.0.1:8787 (PORT overrides) with local D1/R2/DO state, in one workerd
  * process (scripts/workerd-serve.ts).
  */
-import { prepare } from "./lib";
+import { prepare, stateDir } from "./lib";
 import { workerdServe } from "./workerd-serve";
 
 const port = Number(process.env.PORT ?? "8787");
-const state = ".wrangler/state";
+const state = stateDir("state");
 // `npm test` has built already when it starts this for the installability check.
 await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });
 const server = await workerdServe({ port, persistTo: state, vars: { APP_ENV: "local", D1_LIMITS: "enforce" } });

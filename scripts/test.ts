@@ -7,8 +7,8 @@
  * (scripts/run-secrets.ts, decision 129): one found fails the run.
  */
 import { execSync, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { bin, buildApp, BUNDLE_ENV, prepare, quietEnv, TEMPLATE_STATE_ENV } from "./lib";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync } from "node:fs";
+import { bin, buildApp, BUNDLE_ENV, prepare, quietEnv, STATE_ROOT_ENV, stateDir, TEMPLATE_STATE_ENV } from "./lib";
 import { bundleWorker } from "./workerd-serve";
 import { LOCALE_KEYS } from "../locales/languages";
 import { describeHits, scanText, type SecretHit } from "./run-secrets";
@@ -81,11 +81,38 @@ const timings: string[] = [];
 const tails: Record<string, string[]> = {};
 const TAIL_LINES = 6;
 const run_started_ms = Date.now();
+
+/**
+ * The run's local states (every server's D1, R2 and objects, vitest's workerd storage, the
+ * browsers' profiles) on the RAM disk when there is room (decision 158): SQLite's journal writes
+ * to a disk cost the run CPU in the kernel and waits, and none of it outlives the run.
+ */
+const RAM_DISK = "/dev/shm";
+const RAM_NEEDED_BYTES = 4 * 1024 ** 3;
+function ramRoot(): string | null {
+  try {
+    const fs = statfsSync(RAM_DISK);
+    if (fs.bavail * fs.bsize < RAM_NEEDED_BYTES) return null;
+    const root = `${RAM_DISK}/proofline-test-${process.pid}`;
+    mkdirSync(`${root}/tmp`, { recursive: true });
+    return root;
+  } catch {
+    return null;
+  }
+}
+const ram = ramRoot();
+if (ram) {
+  process.env[STATE_ROOT_ENV] = `${ram}/state`;
+  process.env.TMPDIR = `${ram}/tmp`;
+  process.on("exit", () => rmSync(ram, { recursive: true, force: true }));
+}
+console.log(`local states: ${ram ? `${ram} (RAM disk)` : ".wrangler/ (no RAM disk with 4 GiB free)"}`);
+
 await buildApp();
 // Every server of the run (the journeys', the walk's, the crash harness's, the drill's, the
 // installability check's, the integration tests') starts from one bundle and a copy of one
 // migrated and seeded state, made here once (decision 152).
-const RUN_DIR = ".wrangler/test-run";
+const RUN_DIR = stateDir("test-run");
 rmSync(RUN_DIR, { recursive: true, force: true });
 // Made from scratch: a variable left in the shell must not make the template a copy of itself.
 delete process.env[TEMPLATE_STATE_ENV];
@@ -93,7 +120,7 @@ const [bundle] = await Promise.all([bundleWorker(`${RUN_DIR}/bundle`), prepare(`
 timings.push(`build ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
 
 // Built above: no step builds again (the deploy dry run uses this build, never one of its own).
-const env = { ...quietEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell, [BUNDLE_ENV]: bundle, [TEMPLATE_STATE_ENV]: `${RUN_DIR}/template` };
+const env = { ...quietEnv, ...(ram ? { [STATE_ROOT_ENV]: `${ram}/state`, TMPDIR: `${ram}/tmp` } : {}), PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell, [BUNDLE_ENV]: bundle, [TEMPLATE_STATE_ENV]: `${RUN_DIR}/template` };
 const failures: string[] = [];
 const step = async (name: string, cmd: string, args: string[], extra: Record<string, string> = {}) => {
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
@@ -105,9 +132,9 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 // in halves, each on a server of its own, and the lanes are about equally long (in that run's
 // seconds): vitest 477 then half the walk; half the journeys, the crash harness, the drill and
 // the installability check; the other half of the journeys, then the other half of the walk.
-// Ports and state: vitest's servers 8794-8798; the journeys 8799 on .wrangler/e2e and 8788 on
-// .wrangler/e2e-2; the walk 8789 on .wrangler/e2e-walk and 8791 on .wrangler/e2e-walk-2; the
-// crash harness 8790; the drill 8773/8776; the installability check 8786.
+// Ports and state (under stateDir): vitest's servers 8794-8798; the journeys 8799 on e2e and 8788
+// on e2e-2; the walk 8789 on e2e-walk and 8791 on e2e-walk-2; the crash harness 8790; the drill
+// 8773/8776; the installability check 8786.
 // Measured and kept out, each in a clean-clone run against 717-728 s for these lanes: a fourth
 // lane for the steps that mostly wait, the walk in three parts (730 s; vitest 675 s beside the
 // walks); the same with the integration tests in that lane (vitest 716 s, two timing failures);
@@ -117,7 +144,7 @@ const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
 const journeys = (half: 1 | 2) => journeyFiles.filter((f) => FIRST_HALF.includes(f) === (half === 1)).map((f) => `tests/e2e/${f}`);
-const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: `.wrangler/e2e-walk${n}`, E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
+const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: stateDir(`e2e-walk${n}`), E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
 await Promise.all([
   (async () => {
     // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
@@ -137,7 +164,7 @@ await Promise.all([
     await step("installable", bin("tsx"), ["scripts/installable.ts"]);
   })(),
   (async () => {
-    await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: ".wrangler/e2e-2", E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
+    await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: stateDir("e2e-2"), E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
     await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(5).join(","), "8791", "-2"));
   })(),
 ]);

@@ -12,11 +12,11 @@ import { rmSync } from "node:fs";
 import { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { bin, prepare, quietEnv, stateDir } from "../../scripts/lib";
 import { serverUp } from "./server";
 
 const PORT = 8796;
-const STATE = ".wrangler/integration";
+const STATE = stateDir("integration");
 let upstream: WebSocketServer;
 let upstreamPath = "";
 let server: ChildProcess | null = null;

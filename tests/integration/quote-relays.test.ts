@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { reconnectOptions } from "../../app/lib/socket-options";
-import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { bin, prepare, quietEnv, stateDir } from "../../scripts/lib";
 import { serverUp } from "./server";
 
 /**
@@ -21,7 +21,7 @@ import { serverUp } from "./server";
  */
 const PORTS = [8798, 8794] as const;
 let port: number = PORTS[0];
-const STATE = ".wrangler/integration-relays";
+const STATE = stateDir("integration-relays");
 const quotesUrl = () => `ws://127.0.0.1:${port}/ws/quotes/BTC-USDT`;
 const SOCKETS = 2_000;
 const START_MS = 240_000;

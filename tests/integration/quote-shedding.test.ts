@@ -8,11 +8,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { bin, prepare, quietEnv, stateDir } from "../../scripts/lib";
 import { serverUp } from "./server";
 
 const PORT = 8797;
-const STATE = ".wrangler/integration-shedding";
+const STATE = stateDir("integration-shedding");
 const URL_QUOTES = `ws://127.0.0.1:${PORT}/ws/quotes/BTC-USDT`;
 let server: ChildProcess | null = null;
 

@@ -7,12 +7,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { demoOperatorLogin } from "../../scripts/demo-operators";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, prepare, quietEnv } from "../../scripts/lib";
+import { bin, prepare, quietEnv, stateDir } from "../../scripts/lib";
 import { serverUp } from "./server";
 
 const PORT = 8795;
 const BASE = `http://127.0.0.1:${PORT}`;
-const STATE = ".wrangler/integration-restart";
+const STATE = stateDir("integration-restart");
 let server: ChildProcess | null = null;
 
 function start() {
