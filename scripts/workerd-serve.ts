@@ -11,7 +11,7 @@
  */
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { bin, BUNDLE_ENV, run } from "./lib";
 
@@ -58,6 +58,8 @@ export async function workerdServe(opts: {
     log: new Log(LogLevel.WARN),
     // One module, listed: Miniflare cannot follow the bundle's dynamic imports, which resolve inside it.
     modules: [{ type: "ESModule", path: script }],
+    // Module names are paths below this root: a bundle outside the checkout (npm test's RAM disk) would need "..".
+    modulesRoot: dirname(script),
     // No network look-up for the request's `cf` object: a fixed local one.
     cf: false,
     // WORKERD_INSPECTOR_PORT: the V8 inspector (profiling a bench's load with DevTools), off by default.
