@@ -36,10 +36,6 @@ export default defineConfig({
     // No service worker: each journey's fresh context would install one and fill its cache with
     // the build's files (decision 158). The shell journey, whose subject it is, allows it.
     serviceWorkers: "block",
-    // A phone that asked for reduced motion: no price flash on every tick, no page pop-in. The
-    // headless browser draws every frame of an animation in software, and a live trade page
-    // flashes all the time a journey waits on it (decision 159). The shell journey tests motion.
-    reducedMotion: "reduce",
     screenshot: "only-on-failure",
     launchOptions: {
       // The headless shell when there is one (decision 146); the installability check launches the whole Chromium itself.
