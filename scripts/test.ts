@@ -126,42 +126,38 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
 };
 
-// Lanes side by side (decisions 146, 151 and 159). Measured in a clean-clone run with two lanes,
+// Three lanes side by side (decisions 146 and 151). Measured in a clean-clone run with two lanes,
 // the journeys (928 s) spent about a quarter of their time waiting (settlements, the cron's
 // minute, the operators' code steps) while both cores had work, so the journeys and the walk run
-// in halves, each on a server of its own: vitest then part of the walk; half the journeys, and
-// beside them the crash harness, the drill and the installability check; the other half of the
-// journeys, then the rest of the walk.
+// in halves, each on a server of its own, and the lanes are about equally long (in that run's
+// seconds): vitest 477 then half the walk; half the journeys, the crash harness, the drill and
+// the installability check; the other half of the journeys, then the other half of the walk.
 // Ports and state (under stateDir): vitest's servers 8794-8798; the journeys 8799 on e2e and 8788
 // on e2e-2; the walk 8789 on e2e-walk and 8791 on e2e-walk-2; the crash harness 8790; the drill
 // 8773/8776; the installability check 8786.
 // Measured and kept out, each in a clean-clone run against 717-728 s for these lanes: a fourth
 // lane for the steps that mostly wait, the walk in three parts (730 s; vitest 675 s beside the
 // walks); the same with the integration tests in that lane (vitest 716 s, two timing failures);
-// three vitest workers (vitest 456 s, but 717 s in all, the walk stretched); after decision 159,
-// a third of the walk beside the journeys' first half too (vitest 652 s against 512 s, and the
-// last walk after it). The run is CPU-bound (both cores about 90 % busy on average): moving steps
-// moves time; only less CPU per step, or steps that wait beside steps that compute, saves it.
+// three vitest workers (vitest 456 s, but 717 s in all, the walk stretched). After decision 158,
+// the crash harness, drill and installability check beside the journeys' first half (vitest under
+// that load failed two timing tests), and also a third of the walk there (vitest 652 s). The run
+// is CPU-bound (both cores about 90 % busy on average): moving steps moves time; only less CPU
+// per step saves it.
 const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts") && f !== "walk.spec.ts").sort();
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
 const journeys = (half: 1 | 2) => journeyFiles.filter((f) => FIRST_HALF.includes(f) === (half === 1)).map((f) => `tests/e2e/${f}`);
-/** The walk's languages before this index walk after vitest, the rest after the journeys' second half. */
-const WALK_SPLIT = 4;
-const walkPart = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: stateDir(`e2e-walk${n}`), E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
+const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: stateDir(`e2e-walk${n}`), E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
 await Promise.all([
   (async () => {
     // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
     await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
     // The route walk (decision 067): every page, three identities, ten languages, each language
-    // signing in and browsing on its own contexts; the first four languages here, two at a time
-    // (vitest ends after the journeys' other half, which walks the other six).
-    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkPart(LOCALE_KEYS.slice(0, WALK_SPLIT).join(","), "8789", ""));
+    // signing in and browsing on its own contexts; the first five languages here, two at a time.
+    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(0, 5).join(","), "8789", ""));
   })(),
-  // Half the journeys, and beside them the steps that mostly wait (servers killed and started,
-  // settlements, imports): the cores have room while the journeys wait (decision 159).
-  step("journeys", bin("playwright"), ["test", ...journeys(1)]),
   (async () => {
+    await step("journeys", bin("playwright"), ["test", ...journeys(1)]);
     // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
     await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
     // The backup and restore drill (npm run ops:drill): export, import into a fresh state, every
@@ -172,7 +168,7 @@ await Promise.all([
   })(),
   (async () => {
     await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: stateDir("e2e-2"), E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
-    await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkPart(LOCALE_KEYS.slice(WALK_SPLIT).join(","), "8791", "-2"));
+    await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(5).join(","), "8791", "-2"));
   })(),
 ]);
 timings.push(`total ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
