@@ -33,9 +33,6 @@ export default defineConfig({
     // No trace: recording one costs every journey about a third of its browser's CPU (decision 151),
     // and CI keeps only the printed output. To debug a journey: `npx playwright test FILE --trace on`.
     trace: "off",
-    // No service worker: each journey's fresh context would install one and fill its cache with
-    // the build's files (decision 158). The shell journey, whose subject it is, allows it.
-    serviceWorkers: "block",
     screenshot: "only-on-failure",
     launchOptions: {
       // The headless shell when there is one (decision 146); the installability check launches the whole Chromium itself.

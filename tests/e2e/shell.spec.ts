@@ -6,9 +6,6 @@ import { open, register, words } from "./helpers";
  * and what it keeps (never an API answer or a money page), the offline page, Chromium's own
  * installability verdict, the theme switch, the page transition, the old shell's paths.
  */
-// The service worker is this file's subject; the other journeys run without it (playwright.config.ts).
-test.use({ serviceWorkers: "allow" });
-
 const shell = words("en", "shell");
 const tabs = words("en", "common").tabs;
 

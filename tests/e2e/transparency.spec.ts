@@ -10,7 +10,7 @@ const en = words("en", "trade").verify;
 const th = words("th", "trade").verify;
 
 // These journeys rewrite the page's own requests with page.route, which Playwright cannot see
-// once a service worker controls the page: they need the config's "block", whatever it becomes.
+// once a service worker controls the page; the service worker is the shell journey's subject.
 test.use({ serviceWorkers: "block" });
 
 test("a settled order verifies in the browser, in English and Thai; a rewritten leaf fails", async ({ page }) => {
