@@ -25,6 +25,8 @@ export const BUNDLE_ENV = "PROOFLINE_BUNDLE";
 export const STATE_ROOT_ENV = "PROOFLINE_STATE_ROOT";
 /** Where the local state called `name` lives (`.wrangler/<name>`, or under npm test's root). */
 export const stateDir = (name: string) => join(process.env[STATE_ROOT_ENV] ?? ".wrangler", name);
+/** The Playwright server's state: `E2E_STATE` (two halves of a run side by side, scripts/test.ts), else `e2e`. */
+export const e2eStateDir = () => process.env.E2E_STATE ?? stateDir("e2e");
 
 /** The D1/R2-only config for getPlatformProxy in Node scripts (see the file). */
 export const PLATFORM_CONFIG = "scripts/platform.wrangler.toml";

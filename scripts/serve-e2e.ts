@@ -1,11 +1,10 @@
 /** The server Playwright starts: a fresh local state, migrated and seeded, served as `npm start` serves it. */
 import { rmSync } from "node:fs";
-import { prepare, stateDir } from "./lib";
+import { e2eStateDir, prepare } from "./lib";
 import { workerdServe } from "./workerd-serve";
 
 export const E2E_PORT = process.env.E2E_PORT ?? "8799";
-/** E2E_STATE: the state folder, so two walks can run side by side on servers of their own (scripts/test.ts). */
-const state = process.env.E2E_STATE ?? stateDir("e2e");
+const state = e2eStateDir();
 rmSync(state, { recursive: true, force: true });
 // `npm test` has built already; a standalone `npx playwright test` builds here.
 await prepare(state, { build: process.env.PROOFLINE_BUILT !== "1" });

@@ -7,7 +7,7 @@
  * (scripts/run-secrets.ts, decision 129): one found fails the run.
  */
 import { execSync, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from "node:fs";
 import { bin, buildApp, BUNDLE_ENV, prepare, quietEnv, STATE_ROOT_ENV, stateDir, TEMPLATE_STATE_ENV } from "./lib";
 import { bundleWorker } from "./workerd-serve";
 import { LOCALE_KEYS } from "../locales/languages";
@@ -89,21 +89,21 @@ const run_started_ms = Date.now();
  */
 const RAM_DISK = "/dev/shm";
 const RAM_NEEDED_BYTES = 4 * 1024 ** 3;
+/** A fresh folder of this run's own on the RAM disk (mkdtemp: a new name, only this user's), or null. */
 function ramRoot(): string | null {
   try {
     const fs = statfsSync(RAM_DISK);
-    if (fs.bavail * fs.bsize < RAM_NEEDED_BYTES) return null;
-    const root = `${RAM_DISK}/proofline-test-${process.pid}`;
-    mkdirSync(`${root}/tmp`, { recursive: true });
-    return root;
+    return fs.bavail * fs.bsize < RAM_NEEDED_BYTES ? null : mkdtempSync(`${RAM_DISK}/proofline-test-`);
   } catch {
     return null;
   }
 }
 const ram = ramRoot();
+/** What every step and this process see: the states' root and the temporary folder on the RAM disk. */
+const ramEnv: Record<string, string> = ram ? { [STATE_ROOT_ENV]: `${ram}/state`, TMPDIR: `${ram}/tmp` } : {};
+Object.assign(process.env, ramEnv);
 if (ram) {
-  process.env[STATE_ROOT_ENV] = `${ram}/state`;
-  process.env.TMPDIR = `${ram}/tmp`;
+  mkdirSync(`${ram}/tmp`);
   process.on("exit", () => rmSync(ram, { recursive: true, force: true }));
 }
 console.log(`local states: ${ram ? `${ram} (RAM disk)` : ".wrangler/ (no RAM disk with 4 GiB free)"}`);
@@ -120,7 +120,7 @@ const [bundle] = await Promise.all([bundleWorker(`${RUN_DIR}/bundle`), prepare(`
 timings.push(`build ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
 
 // Built above: no step builds again (the deploy dry run uses this build, never one of its own).
-const env = { ...quietEnv, ...(ram ? { [STATE_ROOT_ENV]: `${ram}/state`, TMPDIR: `${ram}/tmp` } : {}), PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell, [BUNDLE_ENV]: bundle, [TEMPLATE_STATE_ENV]: `${RUN_DIR}/template` };
+const env = { ...quietEnv, ...ramEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell, [BUNDLE_ENV]: bundle, [TEMPLATE_STATE_ENV]: `${RUN_DIR}/template` };
 const failures: string[] = [];
 const step = async (name: string, cmd: string, args: string[], extra: Record<string, string> = {}) => {
   if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);

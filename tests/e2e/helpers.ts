@@ -2,7 +2,7 @@ import { expect, type APIRequestContext, type Browser, type Page } from "@playwr
 import { Secret, TOTP } from "otpauth";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { codeForStep, currentStep, DEMO_OPERATORS, type DemoOperator } from "../../scripts/demo-operators";
-import { stateDir } from "../../scripts/lib";
+import { e2eStateDir } from "../../scripts/lib";
 
 export type { DemoOperator };
 
@@ -90,7 +90,7 @@ export async function freshStep(page: Page) {
  * the same demo operators in. A step is claimed by creating its file beside the test server's
  * state (scripts/serve-e2e.ts starts it empty): creation either succeeds for one caller or fails.
  */
-const STEPS_DIR = `${process.env.E2E_STATE ?? stateDir("e2e")}/operator-steps`;
+const STEPS_DIR = `${e2eStateDir()}/operator-steps`;
 
 function claim(account: DemoOperator, step: number): boolean {
   try {
