@@ -29,6 +29,10 @@ test("open a market, buy up 30 s, watch it settle, check the tick audit and the 
   const price = page.getByTestId("quote-price");
   const first = await price.textContent();
   await expect.poll(async () => price.textContent(), { timeout: 20_000 }).not.toBe(first);
+  // A move tints the price for a moment: a class set and cleared, no animation, so a page left open
+  // draws nothing between ticks (decision 160).
+  await expect(price).toHaveClass(/t-flash-(up|down)/);
+  expect(await price.evaluate((el) => el.getAnimations().length)).toBe(0);
 
   // The sheet is a modal: opened from the keyboard it takes the amount, Tab never leaves it for the
   // page behind, Escape closes it and the keyboard is back on Buy up; a tap above it closes it too.
