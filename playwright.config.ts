@@ -37,7 +37,7 @@ export default defineConfig({
     launchOptions: {
       // The headless shell when there is one (decision 146); the installability check launches the whole Chromium itself.
       executablePath: process.env.E2E_BROWSER_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: ["--no-sandbox", "--disable-gpu", "--js-flags=--no-maglev", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
   webServer: {
