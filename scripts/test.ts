@@ -129,9 +129,10 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 // Three lanes side by side (decisions 146 and 151). Measured in a clean-clone run with two lanes,
 // the journeys (928 s) spent about a quarter of their time waiting (settlements, the cron's
 // minute, the operators' code steps) while both cores had work, so the journeys and the walk run
-// in halves, each on a server of its own, and the lanes are about equally long (in that run's
-// seconds): vitest 477 then half the walk; half the journeys, the crash harness, the drill and
-// the installability check; the other half of the journeys, then the other half of the walk.
+// in halves, each on a server of its own, and the lanes are about equally long (decision 162, in
+// a clean-clone run's seconds): vitest 499 then half the walk (167); half the journeys (450), the
+// crash harness (148) and the drill (80); the other half of the journeys (485), the other half of
+// the walk (170) and the installability check (6).
 // Ports and state (under stateDir): vitest's servers 8794-8798; the journeys 8799 on e2e and 8788
 // on e2e-2; the walk 8789 on e2e-walk and 8791 on e2e-walk-2; the crash harness 8790; the drill
 // 8773/8776; the installability check 8786.
@@ -163,12 +164,12 @@ await Promise.all([
     // The backup and restore drill (npm run ops:drill): export, import into a fresh state, every
     // table compared, ledger check, migrations, verify against the restored app.
     await step("ops:drill", bin("tsx"), ["scripts/ops-drill.ts"]);
-    // Chromium's installability verdict against the app as `npm start` serves it.
-    await step("installable", bin("tsx"), ["scripts/installable.ts"]);
   })(),
   (async () => {
     await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: stateDir("e2e-2"), E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
     await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(5).join(","), "8791", "-2"));
+    // Chromium's installability verdict against the app as `npm start` serves it.
+    await step("installable", bin("tsx"), ["scripts/installable.ts"]);
   })(),
 ]);
 timings.push(`total ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
