@@ -139,7 +139,8 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 // Measured and kept out, each in a clean-clone run against 717-728 s for these lanes: a fourth
 // lane for the steps that mostly wait, the walk in three parts (730 s; vitest 675 s beside the
 // walks); the same with the integration tests in that lane (vitest 716 s, two timing failures);
-// three vitest workers (vitest 456 s, but 717 s in all, the walk stretched). After decision 158,
+// (three vitest workers then gave 717 s, the walk stretched; kept since decision 162, once the walk
+// was lighter). After decision 158,
 // the crash harness, drill and installability check beside the journeys' first half (vitest under
 // that load failed two timing tests), and also a third of the walk there (vitest 652 s). The run
 // is CPU-bound (both cores about 90 % busy on average): moving steps moves time; only less CPU
