@@ -130,9 +130,9 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 // the journeys (928 s) spent about a quarter of their time waiting (settlements, the cron's
 // minute, the operators' code steps) while both cores had work, so the journeys and the walk run
 // in halves, each on a server of its own, and the lanes are about equally long (decision 162, in
-// a clean-clone run's seconds): vitest 499 then half the walk (167); half the journeys (450), the
-// crash harness (148) and the drill (80); the other half of the journeys (485), the other half of
-// the walk (170) and the installability check (6).
+// a clean-clone run's seconds, with five languages a lane): vitest 393, the walk's first languages
+// (156) and the drill (50); half the journeys (463) and the crash harness (151); the other half of
+// the journeys (513), the walk's other languages (126) and the installability check (5).
 // Ports and state (under stateDir): vitest's servers 8794-8798; the journeys 8799 on e2e and 8788
 // on e2e-2; the walk 8789 on e2e-walk and 8791 on e2e-walk-2; the crash harness 8790; the drill
 // 8773/8776; the installability check 8786.
@@ -149,26 +149,28 @@ const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
 const journeys = (half: 1 | 2) => journeyFiles.filter((f) => FIRST_HALF.includes(f) === (half === 1)).map((f) => `tests/e2e/${f}`);
+/** The walk's languages after vitest; the rest after the journeys' second half, which ends later. */
+const WALK_FIRST = 6;
 const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: stateDir(`e2e-walk${n}`), E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
 await Promise.all([
   (async () => {
     // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
     await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
     // The route walk (decision 067): every page, three identities, ten languages, each language
-    // signing in and browsing on its own contexts; the first five languages here, two at a time.
-    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(0, 5).join(","), "8789", ""));
-  })(),
-  (async () => {
-    await step("journeys", bin("playwright"), ["test", ...journeys(1)]);
-    // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
-    await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
+    // signing in and browsing on its own contexts; the first six languages here, two at a time.
+    await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(0, WALK_FIRST).join(","), "8789", ""));
     // The backup and restore drill (npm run ops:drill): export, import into a fresh state, every
     // table compared, ledger check, migrations, verify against the restored app.
     await step("ops:drill", bin("tsx"), ["scripts/ops-drill.ts"]);
   })(),
   (async () => {
+    await step("journeys", bin("playwright"), ["test", ...journeys(1)]);
+    // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
+    await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
+  })(),
+  (async () => {
     await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: stateDir("e2e-2"), E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
-    await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(5).join(","), "8791", "-2"));
+    await step("walk-2", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(WALK_FIRST).join(","), "8791", "-2"));
     // Chromium's installability verdict against the app as `npm start` serves it.
     await step("installable", bin("tsx"), ["scripts/installable.ts"]);
   })(),
