@@ -1,6 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { witnessBindings } from "./tests/api/transparency/witness-keys";
 
 /**
@@ -95,20 +94,6 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
 }
 
 /**
- * Vitest's own order runs the projects one after another by name, so the integration files (a
- * typecheck, 2,000 sockets, a fake exchange: 60 to 120 s each on a busy machine) started last, and
- * the typecheck ended the run alone for over a minute. They start first instead; the rest keep
- * vitest's order (decision 162).
- */
-class IntegrationFirst extends BaseSequencer {
-  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const first = (f: TestSpecification) => f.project.name === "integration";
-    return [...sorted.filter(first), ...sorted.filter((f) => !first(f))];
-  }
-}
-
-/**
  * Projects: `unit` (plain functions, in Node), `integration` (Node tests that start their own
  * server), and `api` / `api-isolated` / `api-witnessed` (the real Worker, D1 and R2 inside
  * workerd; the last with the transparency log's witnesses configured). `remix build` must run
@@ -121,7 +106,6 @@ export default defineConfig({
     // their time waiting on workerd (timers, sockets, D1, a code's next 30 s step), so three at
     // once keep both cores busy beside the journeys (decision 162: the cores 97 % busy, not 90).
     maxWorkers: 3,
-    sequence: { sequencer: IntegrationFirst },
     projects: [
       {
         cacheDir: CACHE_DIR,
