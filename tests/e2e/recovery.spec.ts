@@ -122,6 +122,9 @@ for (const lng of ["en", "th"] as const) {
     await page.getByLabel(auth.account).fill(name);
     await page.getByLabel(auth.password, { exact: true }).fill(password);
     await page.getByRole("button", { name: auth.login_submit }).click();
+    // The refusal itself, not the URL (which is already the login page's): the next tap must not
+    // race the first answer.
+    await expect(page.getByText(words(lng, "errors").login_failed)).toBeVisible();
     await expect(page).toHaveURL(/\/pages\/user\/login/);
     await page.getByLabel(auth.password, { exact: true }).fill("recovered123");
     await page.getByRole("button", { name: auth.login_submit }).click();
