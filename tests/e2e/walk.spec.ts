@@ -218,6 +218,7 @@ for (const lng of ONLY ?? LOCALE_KEYS) {
     // A language walks about 90 pages; a loaded CI machine has taken over ten minutes for one.
     test.setTimeout(1_200_000);
     const english = englishOnly(lng);
+    const base = test.info().project.use.baseURL!;
     const findings: Finding[] = [];
     const dir = `tests/e2e/artifacts/walk/${lng}`;
     mkdirSync(dir, { recursive: true });
@@ -227,7 +228,7 @@ for (const lng of ONLY ?? LOCALE_KEYS) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, serviceWorkers: "block" });
       // axe-core in every page of the context from the start: its 550 KB cross to the browser once, not once a page.
       await context.addInitScript({ content: AXE_SOURCE });
-      await context.addCookies([{ name: "lng", value: base64Json(lng), url: test.info().project.use.baseURL! }]);
+      await context.addCookies([{ name: "lng", value: base64Json(lng), url: base }]);
       const page = await context.newPage();
       const errors = listen(page);
       await signIn(context, page, who);
@@ -245,7 +246,7 @@ for (const lng of ONLY ?? LOCALE_KEYS) {
         if (who === "visitor") {
           const answer = await page.request.get(url, { maxRedirects: 0 });
           const location = answer.status() >= 300 && answer.status() < 400 ? answer.headers().location : undefined;
-          if (location && landed.has(new URL(location, test.info().project.use.baseURL).pathname)) continue;
+          if (location && landed.has(new URL(location, base).pathname)) continue;
         }
         errors.take();
         await page.goto(url);
