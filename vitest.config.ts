@@ -36,6 +36,9 @@ const CLOCK_MOVERS = [
   "tests/api/ops/cron.test.ts",
 ];
 
+/** The deploy's dry run (`npm run deploy -- --dry-run`): a Node test whose typecheck is most of its time. */
+const DEPLOY_DRY_RUN = "tests/integration/deploy-dry-run.test.ts";
+
 /** Files whose workerd has the log's witnesses configured (decision 108); each its own workerd too. */
 const WITNESSED = ["tests/api/transparency/witnesses.test.ts"];
 
@@ -95,7 +98,7 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
 
 /**
  * Projects: `unit` (plain functions, in Node), `integration` (Node tests that start their own
- * server), and `api` / `api-isolated` / `api-witnessed` (the real Worker, D1 and R2 inside
+ * server), `deploy` (the deploy's dry run), and `api` / `api-isolated` / `api-witnessed` (the real Worker, D1 and R2 inside
  * workerd; the last with the transparency log's witnesses configured). `remix build` must run
  * first: the Worker imports the Remix build.
  */
@@ -117,8 +120,14 @@ export default defineConfig({
       },
       {
         cacheDir: CACHE_DIR,
-        // Node tests that start their own `wrangler dev` (the real-exchange adapter).
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000 },
+        // Node tests that start servers of their own (scripts/workerd-serve.ts) and talk to them.
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], exclude: [DEPLOY_DRY_RUN], environment: "node", testTimeout: 60_000, hookTimeout: 180_000 },
+      },
+      {
+        cacheDir: CACHE_DIR,
+        // The deploy's dry run, its typecheck the longest single piece of CPU in the run: a project
+        // of its own so `npm test` can run it beside the other steps (decision 163).
+        test: { name: "deploy", include: [DEPLOY_DRY_RUN], environment: "node", testTimeout: 60_000 },
       },
       workersProject("api", { include: ["tests/api/**/*.test.ts"], exclude: [...OWN_WORKERD, ...CLOCK_MOVERS, ...WITNESSED], isolate: false }),
       workersProject("api-clock", { include: CLOCK_MOVERS, isolate: false }),

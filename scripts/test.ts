@@ -145,6 +145,10 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 // that load failed two timing tests), and also a third of the walk there (vitest 652 s). The run
 // is CPU-bound (both cores about 90 % busy on average): moving steps moves time; only less CPU
 // per step saves it.
+/** Vitest's reports: the main step's, and the deploy dry run's (a project run as a step of its own). */
+const VITEST_REPORT = "tests/.reports/vitest.json";
+const DEPLOY_REPORT = "tests/.reports/vitest-deploy.json";
+const vitestReport = (file: string) => ["--reporter=default", "--reporter=json", `--outputFile=${file}`];
 const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts") && f !== "walk.spec.ts").sort();
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
@@ -155,7 +159,7 @@ const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_
 await Promise.all([
   (async () => {
     // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
-    await step("vitest", bin("vitest"), ["run", "--reporter=default", "--reporter=json", "--outputFile=tests/.reports/vitest.json"]);
+    await step("vitest", bin("vitest"), ["run", "--project=!deploy", ...vitestReport(VITEST_REPORT)]);
     // The route walk (decision 067): every page, three identities, ten languages, each language
     // signing in and browsing on its own contexts; the first six languages here, two at a time.
     await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(0, WALK_FIRST).join(","), "8789", ""));
@@ -167,6 +171,9 @@ await Promise.all([
     await step("journeys", bin("playwright"), ["test", ...journeys(1)]);
     // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
     await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
+    // The deploy's dry run (its typecheck about 50 CPU-s): here, where the lanes end first, not
+    // at the end of vitest's, which ends last (decision 163).
+    await step("deploy", bin("vitest"), ["run", "--project=deploy", ...vitestReport(DEPLOY_REPORT)]);
   })(),
   (async () => {
     await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: stateDir("e2e-2"), E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
@@ -191,8 +198,9 @@ let passed = (installable ? 1 : 0) + (survived ? 1 : 0) + (restored ? 1 : 0);
 let failed = (installable ? 0 : 1) + (survived ? 0 : 1) + (restored ? 0 : 1);
 // The names of what failed go last, next to the count: CI keeps only the tail of the output.
 const failedNames: string[] = [];
-if (existsSync("tests/.reports/vitest.json")) {
-  const v = JSON.parse(readFileSync("tests/.reports/vitest.json", "utf8"));
+for (const report of [VITEST_REPORT, DEPLOY_REPORT]) {
+  if (!existsSync(report)) continue;
+  const v = JSON.parse(readFileSync(report, "utf8"));
   passed += v.numPassedTests;
   failed += v.numFailedTests;
   for (const file of v.testResults ?? []) {
@@ -226,7 +234,7 @@ for (const [runner, report] of REPORTS) {
 // No secret the run used in anything it printed or reported (decision 129): named by file, line and kind, never shown.
 await new Promise((done) => output.end(done));
 const secretHits: SecretHit[] = [];
-for (const file of [OUTPUT_LOG, "tests/.reports/vitest.json", ...REPORTS.map(([, report]) => report)]) {
+for (const file of [OUTPUT_LOG, VITEST_REPORT, DEPLOY_REPORT, ...REPORTS.map(([, report]) => report)]) {
   if (existsSync(file)) secretHits.push(...scanText(readFileSync(file, "utf8"), file));
 }
 if (secretHits.length) {

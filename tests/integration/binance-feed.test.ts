@@ -1,19 +1,19 @@
 /**
  * The real-exchange adapter, end to end: a local fake upstream speaks Binance's trade-stream
- * format; the Worker runs under `wrangler dev` with PRICE_FEED=binance pointed at it; a client
+ * format; the Worker runs as `npm start` runs it, with PRICE_FEED=binance pointed at it; a client
  * on /ws/quotes/BTC-USDT must receive exactly the upstream's BTCUSDT prices, in order, and
  * never a trade of another symbol. The fake speaks plain ws on 127.0.0.1, which the hub only
  * accepts outside production with the test-only PRICE_FEED_ALLOW_LOOPBACK=1. Then the fake
  * drops the stream and refuses to keep it, and later goes silent: the hub must come back with
  * growing, jittered waits, take a silent stream for a dead one, and relay ticks again.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { bin, prepare, quietEnv, stateDir } from "../../scripts/lib";
-import { serverUp } from "./server";
+import { prepare, stateDir } from "../../scripts/lib";
+import { serverUp, startServer, stopServer } from "./server";
 
 const PORT = 8796;
 const STATE = stateDir("integration");
@@ -54,16 +54,12 @@ beforeAll(async () => {
   const upstreamPort = (upstream.address() as AddressInfo).port;
   rmSync(STATE, { recursive: true, force: true });
   await prepare(STATE, { build: false });
-  server = spawn(
-    bin("wrangler"),
-    ["dev", "--ip", "127.0.0.1", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local", "--var", "PRICE_FEED:binance", "--var", `PRICE_FEED_URL:ws://127.0.0.1:${upstreamPort}`, "--var", "PRICE_FEED_ALLOW_LOOPBACK:1"],
-    { env: quietEnv, stdio: "ignore", detached: true },
-  );
+  server = startServer(PORT, STATE, ["APP_ENV:local", "PRICE_FEED:binance", `PRICE_FEED_URL:ws://127.0.0.1:${upstreamPort}`, "PRICE_FEED_ALLOW_LOOPBACK:1"]);
   await serverUp(`http://127.0.0.1:${PORT}`, 60_000, 250);
 }, 120_000);
 
 afterAll(async () => {
-  if (server?.pid) process.kill(-server.pid, "SIGTERM");
+  stopServer(server, "SIGTERM");
   upstream?.close();
 });
 

@@ -4,12 +4,12 @@
  * localized envelope, the three already open keep receiving ticks, and the server keeps answering.
  * When one of the three leaves, a new socket gets in.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { bin, prepare, quietEnv, stateDir } from "../../scripts/lib";
-import { serverUp } from "./server";
+import { prepare, stateDir } from "../../scripts/lib";
+import { serverUp, startServer, stopServer } from "./server";
 
 const PORT = 8797;
 const STATE = stateDir("integration-shedding");
@@ -19,12 +19,12 @@ let server: ChildProcess | null = null;
 beforeAll(async () => {
   rmSync(STATE, { recursive: true, force: true });
   await prepare(STATE, { build: false });
-  server = spawn(bin("tsx"), ["scripts/workerd-serve.ts", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local", "--var", "QUOTE_SOCKETS_MAX:3"], { env: quietEnv, stdio: "ignore", detached: true });
+  server = startServer(PORT, STATE, ["APP_ENV:local", "QUOTE_SOCKETS_MAX:3"]);
   await serverUp(`http://127.0.0.1:${PORT}`, 90_000, 250);
 }, 180_000);
 
 afterAll(() => {
-  if (server?.pid) process.kill(-server.pid, "SIGTERM");
+  stopServer(server, "SIGTERM");
 });
 
 type Opened = { ws: WebSocket; ticks: number };

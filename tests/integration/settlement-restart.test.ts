@@ -3,12 +3,12 @@
  * order settled exactly once, on the right tick. The QuoteHub's alarm (at-least-once, persisted)
  * must pick up where it stopped; the transition guard must stop any double settlement.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { demoOperatorLogin } from "../../scripts/demo-operators";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, prepare, quietEnv, stateDir } from "../../scripts/lib";
-import { serverUp } from "./server";
+import { prepare, stateDir } from "../../scripts/lib";
+import { serverUp, startServer, stopServer } from "./server";
 
 const PORT = 8795;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -16,15 +16,11 @@ const STATE = stateDir("integration-restart");
 let server: ChildProcess | null = null;
 
 function start() {
-  server = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(PORT), "--persist-to", STATE, "--var", "APP_ENV:local"], {
-    env: quietEnv,
-    stdio: "ignore",
-    detached: true,
-  });
+  server = startServer(PORT, STATE, ["APP_ENV:local"]);
 }
 
 function kill() {
-  if (server?.pid) process.kill(-server.pid, "SIGKILL");
+  stopServer(server, "SIGKILL");
   server = null;
 }
 
