@@ -6,7 +6,7 @@
  * limits, notifications.)
  */
 import { expect, test } from "@playwright/test";
-import { appCode, enableTwoFactor, fund, keepShot, open, register, signOut, words } from "./helpers";
+import { appCode, enableTwoFactor, fund, hydrated, keepShot, open, register, signOut, words } from "./helpers";
 
 for (const lng of ["en", "th"] as const) {
   test(`account safety (${lng}): two-factor, sessions, a daily stake limit`, async ({ page }) => {
@@ -28,7 +28,7 @@ for (const lng of ["en", "th"] as const) {
 
     // Signed out, the password alone is not enough; the app's next code signs in.
     await signOut(page, lng);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     await page.getByLabel(auth.account).fill(name);
     await page.getByLabel(auth.password, { exact: true }).fill(password);
     await page.getByRole("button", { name: auth.login_submit }).click();

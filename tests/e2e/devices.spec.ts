@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { account, keepShot, open, words } from "./helpers";
+import { account, hydrated, keepShot, open, words } from "./helpers";
 
 /*
  * Passkeys and sessions in Chromium, at 390×844, in English and Thai: a virtual authenticator
@@ -59,7 +59,7 @@ for (const lng of ["en", "th"]) {
     await expect(page).toHaveURL(/\/pages\/me\/sub\/devices$/);
     await page.getByTestId("menu-passkeys").click();
     await expect(page).toHaveURL(/\/pages\/me\/sub\/passkeys$/);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     await page.getByTestId("passkey-name").fill("Pixel");
     await page.getByTestId("passkey-password").fill(password);
     await page.getByTestId("add-passkey").click();
@@ -74,7 +74,7 @@ for (const lng of ["en", "th"]) {
     await page.getByRole("button", { name: me.logout }).click();
     await confirmDialog(page, lng);
     await expect(page).toHaveURL(/\/pages\/user\/login/);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     await expect(page.getByTestId("passkey-sign-in")).toHaveText(new RegExp(auth.passkey_sign_in));
     await page.waitForTimeout(400); // the page transition fades in
     await keepShot(page, { path: `tests/.reports/devices-login-${lng}.png` });

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { keepShot, open, register, signInOperator, submitProfileForm, words } from "./helpers";
+import { hydrated, keepShot, open, register, signInOperator, submitProfileForm, words } from "./helpers";
 
 /**
  * The earn journey at a phone's size: complete the profile (ID photo and a drawn signature),
@@ -63,7 +63,7 @@ for (const lng of ["en", "ja"] as const) {
     await expect(page).toHaveURL(/\/pages\/me\/sub\/improve-info/);
 
     // The profile: details, an ID photo, and a signature drawn with the finger (mouse here).
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     await submitProfileForm(page, "ann@example.com");
     await keepShot(page, { path: `tests/.reports/earn-profile-${lng}.png` });
 

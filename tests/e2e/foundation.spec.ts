@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { account, expectKeyboardHeld, login, open, operatorCode, recordToasts, register, toastsSaid, words } from "./helpers";
+import { account, expectKeyboardHeld, hydrated, login, open, operatorCode, recordToasts, register, toastsSaid, words } from "./helpers";
 
 const en_common = words("en", "common");
 const en_home = words("en", "home");
@@ -34,7 +34,7 @@ test("register with WELCOME, land on home, switch to Thai, log out", async ({ pa
   // The page reloads in Thai.
   await expect(page.locator("html")).toHaveAttribute("lang", "th");
   // The reloaded page answers clicks only once React has hydrated it.
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  await hydrated(page);
   await expect(page.getByRole("heading", { name: th_me.settings_title })).toBeVisible();
   await expect(page.getByRole("radio", { name: "ไทย" })).toHaveAttribute("aria-checked", "true");
 

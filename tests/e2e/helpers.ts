@@ -32,10 +32,19 @@ export function account(prefix = "e2e"): string {
   return `${prefix}${Date.now().toString(36)}${n}`.slice(0, 20);
 }
 
-/** Opens a page and waits until React has hydrated it (clicks before that are plain HTML). */
+/**
+ * Waits until React has hydrated the page (clicks before that are plain HTML). Between two
+ * documents (a reload, a redirect) there is a moment with no root element: the check reads it
+ * as "not yet" instead of throwing (a throw ends the wait at once: the shell journey's failure).
+ */
+export async function hydrated(page: Page, options?: { timeout?: number }) {
+  await page.waitForFunction(() => document.documentElement?.dataset.hydrated === "1", undefined, options);
+}
+
+/** Opens a page and waits until React has hydrated it. */
 export async function open(page: Page, path: string) {
   await page.goto(path);
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  await hydrated(page);
 }
 
 /** Registers through the real form with the demo invitation code and lands on home. */
@@ -51,7 +60,7 @@ export async function register(page: Page, name = account(), password = "journey
 }
 
 export async function login(page: Page, name: string, password: string) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  await hydrated(page);
   await page.getByLabel(en_auth.account).fill(name);
   await page.getByLabel(en_auth.password, { exact: true }).fill(password);
   await page.getByRole("button", { name: en_auth.login_submit }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { fileURLToPath } from "node:url";
-import { keepShot, open, operatorPage, register, type DemoOperator, words } from "./helpers";
+import { type DemoOperator, hydrated, keepShot, open, operatorPage, register, words } from "./helpers";
 
 const base64Json = (v: string) => Buffer.from(JSON.stringify(v)).toString("base64");
 
@@ -133,7 +133,7 @@ for (const lng of ["en", "th"] as const) {
     await card.getByTestId("promotion-book").click();
     await page.getByRole("alertdialog").getByRole("button", { name: w.common.confirm }).click();
     await expect(page).toHaveURL(/\/pages\/me\/sub\/service/);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     const question = `Booked ${title}, when is my bonus paid?`;
     await page.getByTestId("sv-text").fill(question);
     await page.getByTestId("sv-send").click();

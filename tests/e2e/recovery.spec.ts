@@ -10,7 +10,7 @@
  * and the server takes the resend, as it would a minute later.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { account, keepShot, open, operatorPage, register, signOut, submitProfileForm, words } from "./helpers";
+import { account, hydrated, keepShot, open, operatorPage, register, signOut, submitProfileForm, words } from "./helpers";
 
 
 /** The newest code the local mailbox holds for `to`, read on the console's mailbox page. */
@@ -104,7 +104,7 @@ for (const lng of ["en", "th"] as const) {
     await page.getByTestId("forgot-link").click();
     await expect(page).toHaveURL(/\/pages\/user\/forgot$/);
     await expect(page.getByRole("heading", { name: auth.forgot_title })).toBeVisible();
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     await page.getByTestId("forgot-account").fill(name);
     await page.getByTestId("forgot-send").click();
     await expect(page.getByTestId("forgot-finish")).toBeVisible();
@@ -118,7 +118,7 @@ for (const lng of ["en", "th"] as const) {
     await expect(page).toHaveURL(/\/pages\/user\/login$/);
 
     // The old password no longer works; the new one signs in.
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     await page.getByLabel(auth.account).fill(name);
     await page.getByLabel(auth.password, { exact: true }).fill(password);
     await page.getByRole("button", { name: auth.login_submit }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type WebSocketRoute } from "@playwright/test";
-import { keepShot, open, operatorApi, signInOperator, words } from "./helpers";
+import { hydrated, keepShot, open, operatorApi, signInOperator, words } from "./helpers";
 
 /**
  * Customer service, two people at once: a visitor on a phone (390×844) who has not signed in,
@@ -112,7 +112,7 @@ for (const { lng, browserLocale } of LANGUAGES) {
     // Signing in keeps the conversation: same messages, now in the demo account.
     await visitor.getByTestId("sv-sign-in").click();
     await expect(visitor).toHaveURL(/\/pages\/user\/login/);
-    await visitor.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(visitor);
     await visitor.getByLabel(auth.account).fill("demo");
     await visitor.getByLabel(auth.password, { exact: true }).fill("demo12345");
     await visitor.getByRole("button", { name: auth.login_submit }).click();

@@ -1,5 +1,5 @@
 import { chromium, expect, test, type Page } from "@playwright/test";
-import { open, register, words } from "./helpers";
+import { hydrated, open, register, words } from "./helpers";
 
 /**
  * The installable shell in Chromium at a phone's size: manifest and icons, the service worker
@@ -82,7 +82,7 @@ test("the service worker controls the page; offline, a navigation shows the offl
   // Back online, the offline page reloads itself into the real page.
   await context.setOffline(false);
   await expect(page.locator("html[data-offline-page]")).toHaveCount(0);
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  await hydrated(page);
   await expect(page).toHaveURL(/\/pages\/invest\/index$/);
 });
 
@@ -192,7 +192,7 @@ test("a navigation slower than 200 ms shows the loading mask; one unfinished aft
   await page.clock.resume();
   await view.getByRole("button", { name: shell.slow.retry }).click();
   await expect(page).toHaveURL(/\/pages\/invest\/index$/);
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  await hydrated(page);
   await expect(page.getByTestId("slow-navigation")).toHaveCount(0);
 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { appCode, axeViolations, enableTwoFactor, freshStep, keepShot, open, register, signOut, words } from "./helpers";
+import { appCode, axeViolations, enableTwoFactor, freshStep, hydrated, keepShot, open, register, signOut, words } from "./helpers";
 
 /** No serious or critical WCAG 2 A/AA finding on what the page shows now. */
 async function accessible(page: Page) {
@@ -59,7 +59,7 @@ for (const lng of ["en", "th"] as const) {
     await signOut(page, lng);
 
     // The password alone does not sign in: the second step asks for the code.
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+    await hydrated(page);
     await page.getByLabel(auth.account).fill(name);
     await page.getByLabel(auth.password, { exact: true }).fill(password);
     await page.getByRole("button", { name: auth.login_submit }).click();

@@ -9,7 +9,7 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { appRoutes } from "../../app/routes.js";
 import { LOCALE_KEYS, type LocaleKey } from "../../locales/languages";
-import { AXE_SOURCE, axeViolations, keepShot, open, operatorCode } from "./helpers";
+import { AXE_SOURCE, axeViolations, hydrated, keepShot, open, operatorCode } from "./helpers";
 
 type Who = "visitor" | "user" | "operator";
 
@@ -141,10 +141,8 @@ function listen(page: Page) {
 async function checkPage(page: Page, lng: LocaleKey, url: string, englishSet: Set<string>, shot: string, errors: { take(): string[] }): Promise<Finding[]> {
   const findings: Finding[] = [];
   const t0 = Date.now();
-  const hydrated = await page
-    .waitForFunction(() => document.documentElement.dataset.hydrated === "1", undefined, { timeout: 20_000 })
-    .then(() => true, () => false);
-  if (!hydrated) findings.push({ url, kind: "console", detail: "the page never hydrated" });
+  const hydratedInTime = await hydrated(page, { timeout: 20_000 }).then(() => true, () => false);
+  if (!hydratedInTime) findings.push({ url, kind: "console", detail: "the page never hydrated" });
   // Loaders have answered by now; let sockets and effects draw their first frame, and let the
   // page's entrance animation end: mid-animation a page is scaled and faded, which reads as
   // overflow and low contrast on a machine slow enough to measure it then.

@@ -5,7 +5,7 @@ import { hex } from "@scure/base";
 import { privateKeyToAccount } from "viem/accounts";
 import { parseSiweMessage } from "viem/siwe";
 import { addressOfPrivateKey } from "../../worker/domain/identity/bip137";
-import { keepShot, open, signOut, words } from "./helpers";
+import { hydrated, keepShot, open, signOut, words } from "./helpers";
 
 const en_auth = words("en", "auth");
 const en_me = words("en", "me");
@@ -141,7 +141,7 @@ test("a browser wallet signs in with Sign-In with Ethereum, again into the same 
   await keepShot(page, { path: "tests/.reports/password-login-390x844.png" });
   await page.getByRole("link", { name: en_auth.go_wallet_login }).click();
   await expect(page).toHaveURL(/\/pages\/user\/login2$/);
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1");
+  await hydrated(page);
   const signIn = page.getByRole("button", { name: en_auth.wallet_use.replace("{{name}}", "E2E Wallet") });
   await expect(signIn).toBeVisible();
   await keepShot(page, { path: "tests/.reports/wallet-login-with-wallet-390x844.png" });
