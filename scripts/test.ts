@@ -12,6 +12,7 @@ import { bin, buildApp, BUNDLE_ENV, prepare, quietEnv, STATE_ROOT_ENV, stateDir,
 import { bundleWorker } from "./workerd-serve";
 import { LOCALE_KEYS } from "../locales/languages";
 import { describeHits, scanText, type SecretHit } from "./run-secrets";
+import { projectArgs, VITEST_STEPS, type VitestStep } from "./vitest-steps";
 
 const firstOf = (paths: (string | undefined)[]) => paths.find((p) => p && existsSync(p)) ?? null;
 /** Debian's Chromium: the installability checks need the whole browser. */
@@ -108,7 +109,27 @@ if (ram) {
 }
 console.log(`local states: ${ram ? `${ram} (RAM disk)` : ".wrangler/ (no RAM disk with 4 GiB free)"}`);
 
-await buildApp();
+// No step builds again (the deploy dry run uses this build, never one of its own). The bundle and
+// the template state join `env` once they are made, before the lanes start.
+const env: NodeJS.ProcessEnv = { ...quietEnv, ...ramEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell };
+const failures: string[] = [];
+const step = async (name: string, cmd: string, args: string[], extra: Record<string, string> = {}) => {
+  if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
+};
+/** Vitest's reports, one a step; `npm test` counts them all. */
+const vitestReport = (name: VitestStep) => `tests/.reports/vitest-${name}.json`;
+const vitestStep = (name: VitestStep) => step(name, bin("vitest"), ["run", ...projectArgs(name), "--reporter=default", "--reporter=json", `--outputFile=${vitestReport(name)}`]);
+
+// Beside the build and the lanes (decision 163): the unit tests need no build, so they run while it
+// is made, on the cores its single-threaded parts leave idle; the deploy's dry run (its typecheck
+// about 40 CPU-s) starts once the pages are built.
+const built = buildApp();
+const beside = (async () => {
+  await vitestStep("unit");
+  await built;
+  await vitestStep("deploy");
+})();
+await built;
 // Every server of the run (the journeys', the walk's, the crash harness's, the drill's, the
 // installability check's, the integration tests') starts from one bundle and a copy of one
 // migrated and seeded state, made here once (decision 152).
@@ -117,22 +138,17 @@ rmSync(RUN_DIR, { recursive: true, force: true });
 // Made from scratch: a variable left in the shell must not make the template a copy of itself.
 delete process.env[TEMPLATE_STATE_ENV];
 const [bundle] = await Promise.all([bundleWorker(`${RUN_DIR}/bundle`), prepare(`${RUN_DIR}/template`, { build: false })]);
+Object.assign(env, { [BUNDLE_ENV]: bundle, [TEMPLATE_STATE_ENV]: `${RUN_DIR}/template` });
 timings.push(`build ${((Date.now() - run_started_ms) / 1000).toFixed(0)} s`);
-
-// Built above: no step builds again (the deploy dry run uses this build, never one of its own).
-const env = { ...quietEnv, ...ramEnv, PROOFLINE_BUILT: "1", CHROMIUM_PATH: chromium, E2E_BROWSER_PATH: shell, [BUNDLE_ENV]: bundle, [TEMPLATE_STATE_ENV]: `${RUN_DIR}/template` };
-const failures: string[] = [];
-const step = async (name: string, cmd: string, args: string[], extra: Record<string, string> = {}) => {
-  if (!(await run(name, cmd, args, { ...env, ...extra }))) failures.push(name);
-};
 
 // Three lanes side by side (decisions 146 and 151). Measured in a clean-clone run with two lanes,
 // the journeys (928 s) spent about a quarter of their time waiting (settlements, the cron's
 // minute, the operators' code steps) while both cores had work, so the journeys and the walk run
 // in halves, each on a server of its own, and the lanes are about equally long (decision 162, in
-// a clean-clone run's seconds, with five languages a lane): vitest 393, the walk's first languages
-// (156) and the drill (50); half the journeys (463) and the crash harness (151); the other half of
-// the journeys (513), the walk's other languages (126) and the installability check (5).
+// a clean-clone run's seconds, decision 163): vitest 393, the walk's first six languages (188)
+// and the drill (80); half the journeys (465) and the crash harness (165); the other half of the
+// journeys (526), the walk's other four languages (118) and the installability check (7). The
+// unit tests and the deploy's dry run go beside them (above).
 // Ports and state (under stateDir): vitest's servers 8794-8798; the journeys 8799 on e2e and 8788
 // on e2e-2; the walk 8789 on e2e-walk and 8791 on e2e-walk-2; the crash harness 8790; the drill
 // 8773/8776; the installability check 8786.
@@ -145,10 +161,6 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 // that load failed two timing tests), and also a third of the walk there (vitest 652 s). The run
 // is CPU-bound (both cores about 90 % busy on average): moving steps moves time; only less CPU
 // per step saves it.
-/** Vitest's reports: the main step's, and the deploy dry run's (a project run as a step of its own). */
-const VITEST_REPORT = "tests/.reports/vitest.json";
-const DEPLOY_REPORT = "tests/.reports/vitest-deploy.json";
-const vitestReport = (file: string) => ["--reporter=default", "--reporter=json", `--outputFile=${file}`];
 const journeyFiles = readdirSync("tests/e2e").filter((f) => f.endsWith(".spec.ts") && f !== "walk.spec.ts").sort();
 /** The longer journeys (about half the journeys' time: operations alone waits out the cron's minute). */
 const FIRST_HALF = ["operations", "promotions", "notifications", "recovery", "limits", "operator-security", "earn"].map((f) => `${f}.spec.ts`);
@@ -157,9 +169,10 @@ const journeys = (half: 1 | 2) => journeyFiles.filter((f) => FIRST_HALF.includes
 const WALK_FIRST = 6;
 const walkHalf = (langs: string, port: string, n: string) => ({ WALK: "1", WALK_LANGS: langs, E2E_PORT: port, E2E_STATE: stateDir(`e2e-walk${n}`), E2E_OUTPUT: `test-results/walk${n}`, E2E_REPORT: `tests/.reports/walk${n}.json` });
 await Promise.all([
+  beside,
   (async () => {
-    // Unit, workerd API, the route and socket fuzzers, the access matrix, the integration servers.
-    await step("vitest", bin("vitest"), ["run", "--project=!deploy", ...vitestReport(VITEST_REPORT)]);
+    // Workerd API, the route and socket fuzzers, the access matrix, the integration servers.
+    await vitestStep("vitest");
     // The route walk (decision 067): every page, three identities, ten languages, each language
     // signing in and browsing on its own contexts; the first six languages here, two at a time.
     await step("walk", bin("playwright"), ["test", "tests/e2e/walk.spec.ts", "--workers=2"], walkHalf(LOCALE_KEYS.slice(0, WALK_FIRST).join(","), "8789", ""));
@@ -171,9 +184,6 @@ await Promise.all([
     await step("journeys", bin("playwright"), ["test", ...journeys(1)]);
     // The crash harness's short tier: ten SIGKILLs of the server under load (npm run crash -- --kills 50 is the long one).
     await step("crash", bin("tsx"), ["scripts/crash.ts", "--kills", "10"]);
-    // The deploy's dry run (its typecheck about 50 CPU-s): here, where the lanes end first, not
-    // at the end of vitest's, which ends last (decision 163).
-    await step("deploy", bin("vitest"), ["run", "--project=deploy", ...vitestReport(DEPLOY_REPORT)]);
   })(),
   (async () => {
     await step("journeys-2", bin("playwright"), ["test", ...journeys(2)], { E2E_PORT: "8788", E2E_STATE: stateDir("e2e-2"), E2E_OUTPUT: "test-results/journeys-2", E2E_REPORT: "tests/.reports/playwright-2.json" });
@@ -198,7 +208,7 @@ let passed = (installable ? 1 : 0) + (survived ? 1 : 0) + (restored ? 1 : 0);
 let failed = (installable ? 0 : 1) + (survived ? 0 : 1) + (restored ? 0 : 1);
 // The names of what failed go last, next to the count: CI keeps only the tail of the output.
 const failedNames: string[] = [];
-for (const report of [VITEST_REPORT, DEPLOY_REPORT]) {
+for (const report of (Object.keys(VITEST_STEPS) as VitestStep[]).map(vitestReport)) {
   if (!existsSync(report)) continue;
   const v = JSON.parse(readFileSync(report, "utf8"));
   passed += v.numPassedTests;
@@ -234,7 +244,7 @@ for (const [runner, report] of REPORTS) {
 // No secret the run used in anything it printed or reported (decision 129): named by file, line and kind, never shown.
 await new Promise((done) => output.end(done));
 const secretHits: SecretHit[] = [];
-for (const file of [OUTPUT_LOG, VITEST_REPORT, DEPLOY_REPORT, ...REPORTS.map(([, report]) => report)]) {
+for (const file of [OUTPUT_LOG, ...(Object.keys(VITEST_STEPS) as VitestStep[]).map(vitestReport), ...REPORTS.map(([, report]) => report)]) {
   if (existsSync(file)) secretHits.push(...scanText(readFileSync(file, "utf8"), file));
 }
 if (secretHits.length) {
