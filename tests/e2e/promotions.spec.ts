@@ -50,10 +50,21 @@ async function createOpenPromotion(browser: Browser, title: string) {
   const row = op.getByTestId("promotion-row").filter({ hasText: title });
   await expect(row.getByTestId("promotion-open-state")).toHaveText(en.promotions.admin.closed);
 
-  // The operator who set the terms cannot open them; the auditor can.
+  // The operator who set the terms cannot open them; the auditor can. The page's posts and their
+  // answers go into a failure here: once the refusal never showed, and nothing said whether the
+  // tap was sent.
+  const posts: string[] = [];
+  op.on("response", (res) => {
+    if (res.request().method() !== "POST" || !new URL(res.url()).pathname.startsWith("/admin/promotions")) return;
+    void res.text().then((body) => posts.push(`${res.status()} ${body.slice(0, 160)}`), () => posts.push(`${res.status()} (no body)`));
+  });
   await row.getByTestId("promotion-toggle-reason").fill("launch");
   await row.getByTestId("promotion-toggle-submit").click();
-  await expect(op.getByText(words("en", "errors").promotion_open_four_eyes)).toBeVisible();
+  await expect(op.getByText(words("en", "errors").promotion_open_four_eyes))
+    .toBeVisible()
+    .catch((err: Error) => {
+      throw new Error(`${err.message}\nthe page's posts to /admin/promotions after the tap: ${posts.join(" | ") || "none"}`);
+    });
   const auditor = await signIn(browser, "auditor");
   await open(auditor, "/admin/promotions");
   const arow = auditor.getByTestId("promotion-row").filter({ hasText: title });
