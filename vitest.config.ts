@@ -98,8 +98,9 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
 
 /**
  * Projects: `unit` (plain functions, in Node), `integration` (Node tests that start their own
- * server), `deploy` (the deploy's dry run), and `api` / `api-isolated` / `api-witnessed` (the real Worker, D1 and R2 inside
- * workerd; the last with the transparency log's witnesses configured). `remix build` must run
+ * server), `deploy` (the deploy's dry run), and `api` / `api-clock` / `api-isolated` /
+ * `api-witnessed` (the real Worker, D1 and R2 inside workerd; the last with the transparency
+ * log's witnesses configured). `remix build` must run
  * first: the Worker imports the Remix build.
  */
 export default defineConfig({

@@ -118,6 +118,7 @@ const step = async (name: string, cmd: string, args: string[], extra: Record<str
 };
 /** Vitest's reports, one a step; `npm test` counts them all. */
 const vitestReport = (name: VitestStep) => `tests/.reports/vitest-${name}.json`;
+const VITEST_REPORTS = (Object.keys(VITEST_STEPS) as VitestStep[]).map(vitestReport);
 const vitestStep = (name: VitestStep) => step(name, bin("vitest"), ["run", ...projectArgs(name), "--reporter=default", "--reporter=json", `--outputFile=${vitestReport(name)}`]);
 
 // Beside the build and the lanes (decision 163): the unit tests need no build, so they run while it
@@ -208,7 +209,7 @@ let passed = (installable ? 1 : 0) + (survived ? 1 : 0) + (restored ? 1 : 0);
 let failed = (installable ? 0 : 1) + (survived ? 0 : 1) + (restored ? 0 : 1);
 // The names of what failed go last, next to the count: CI keeps only the tail of the output.
 const failedNames: string[] = [];
-for (const report of (Object.keys(VITEST_STEPS) as VitestStep[]).map(vitestReport)) {
+for (const report of VITEST_REPORTS) {
   if (!existsSync(report)) continue;
   const v = JSON.parse(readFileSync(report, "utf8"));
   passed += v.numPassedTests;
@@ -244,7 +245,7 @@ for (const [runner, report] of REPORTS) {
 // No secret the run used in anything it printed or reported (decision 129): named by file, line and kind, never shown.
 await new Promise((done) => output.end(done));
 const secretHits: SecretHit[] = [];
-for (const file of [OUTPUT_LOG, ...(Object.keys(VITEST_STEPS) as VitestStep[]).map(vitestReport), ...REPORTS.map(([, report]) => report)]) {
+for (const file of [OUTPUT_LOG, ...VITEST_REPORTS, ...REPORTS.map(([, report]) => report)]) {
   if (existsSync(file)) secretHits.push(...scanText(readFileSync(file, "utf8"), file));
 }
 if (secretHits.length) {

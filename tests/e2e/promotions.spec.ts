@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page, type Response } from "@playwright/test";
 import { fileURLToPath } from "node:url";
 import { type DemoOperator, hydrated, keepShot, open, operatorPage, register, words } from "./helpers";
 
@@ -54,10 +54,11 @@ async function createOpenPromotion(browser: Browser, title: string) {
   // answers go into a failure here: once the refusal never showed, and nothing said whether the
   // tap was sent.
   const posts: string[] = [];
-  op.on("response", (res) => {
+  const recordPost = (res: Response) => {
     if (res.request().method() !== "POST" || !new URL(res.url()).pathname.startsWith("/admin/promotions")) return;
     void res.text().then((body) => posts.push(`${res.status()} ${body.slice(0, 160)}`), () => posts.push(`${res.status()} (no body)`));
-  });
+  };
+  op.on("response", recordPost);
   await row.getByTestId("promotion-toggle-reason").fill("launch");
   await row.getByTestId("promotion-toggle-submit").click();
   await expect(op.getByText(words("en", "errors").promotion_open_four_eyes))
@@ -65,6 +66,7 @@ async function createOpenPromotion(browser: Browser, title: string) {
     .catch((err: Error) => {
       throw new Error(`${err.message}\nthe page's posts to /admin/promotions after the tap: ${posts.join(" | ") || "none"}`);
     });
+  op.off("response", recordPost);
   const auditor = await signIn(browser, "auditor");
   await open(auditor, "/admin/promotions");
   const arow = auditor.getByTestId("promotion-row").filter({ hasText: title });

@@ -35,8 +35,10 @@ const SOCKETS = 1_000;
 const RELAY_CAP = 300;
 const START_MS = 240_000;
 let server: ChildProcess | null = null;
-/** When the server last answered its health check after a start, and how long that start took. */
-let lastStart = { port: 0, took_ms: 0 };
+/** How long the last start took until the server answered its health check. */
+let startTook_ms = 0;
+/** The server's output, one file a port (a restart appends to the same one). */
+const serverLog = () => join(STATE, `server-${port}.log`);
 
 /**
  * The first start bundles the Worker into the state; a restart serves that bundle (a crash does
@@ -47,7 +49,7 @@ async function start() {
   // Generous: a thousand pages knocking on the port while a loaded machine starts workerd.
   const started_ms = Date.now();
   const deadline = started_ms + START_MS;
-  const log = join(STATE, `server-${port}.log`);
+  const log = serverLog();
   for (let attempt = 1; ; attempt++) {
     const out = openSync(log, "a");
     const child = startServer(port, STATE, ["APP_ENV:local", "QUOTE_RELAYS:4", `QUOTE_SOCKETS_MAX:${RELAY_CAP}`], { stdio: ["ignore", out, out], script: existsSync(bundled) ? bundled : undefined });
@@ -60,7 +62,7 @@ async function start() {
     );
     const outcome = await Promise.race([up, exited]);
     if (outcome === "up") {
-      lastStart = { port, took_ms: Date.now() - started_ms };
+      startTook_ms = Date.now() - started_ms;
       return;
     }
     // What the server said is the only clue to why it did not start: it goes into the failure.
@@ -108,7 +110,7 @@ async function serverState(): Promise<string> {
     (res) => `${res.status} in ${Date.now() - health_started_ms} ms`,
     (err: Error) => `no answer in ${Date.now() - health_started_ms} ms (${err.name})`,
   );
-  const log = join(STATE, `server-${port}.log`);
+  const log = serverLog();
   const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
   const statuses: Record<string, number> = {};
   const other: string[] = [];
@@ -117,7 +119,7 @@ async function serverState(): Promise<string> {
     if (status) statuses[status] = (statuses[status] ?? 0) + 1;
     else other.push(line.slice(0, 300));
   }
-  return `server on ${port} up ${(lastStart.took_ms / 1000).toFixed(1)} s after its start; health now: ${health}; its requests by status: ${JSON.stringify(statuses)}; its last other lines:\n${other.slice(-8).join("\n")}`;
+  return `server on ${port} up ${(startTook_ms / 1000).toFixed(1)} s after its start; health now: ${health}; its requests by status: ${JSON.stringify(statuses)}; its last other lines:\n${other.slice(-8).join("\n")}`;
 }
 
 function page(): Promise<Page> {

@@ -17,8 +17,8 @@ export async function serverUp(base: string, timeout: number, interval: number) 
  * The local server as `npm start` runs it (scripts/workerd-serve.ts: one workerd, the cron every
  * minute) on `port` and the state `persistTo`, with `vars` (`NAME:value`) over wrangler.toml's.
  * Under `npm test` it serves the run's one bundle; alone it bundles the Worker first (or serves
- * `script`, a bundle made before). Started in
- * a process group of its own, so `stopServer` ends workerd too.
+ * `script`, a bundle made before). Started in a process group of its own, so `stopServer` ends
+ * workerd too.
  */
 export function startServer(port: number, persistTo: string, vars: string[], opts: { stdio?: StdioOptions; script?: string } = {}): ChildProcess {
   const args = ["scripts/workerd-serve.ts", "--port", String(port), "--persist-to", persistTo, ...(opts.script ? ["--script", opts.script] : []), ...vars.flatMap((v) => ["--var", v])];
