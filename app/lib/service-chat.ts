@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { reconnectOptions } from "./socket-options";
+import { useOnceEach } from "./use-once-each";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { encode, parseServerMessage, SESSION_ENDED_CLOSE } from "../../durable-objects/protocol";
 import { emptyThread, lastId, lastPeerId, oldestId, threadReducer, type Conversation, type ServiceMessage, type Side } from "./service";
@@ -83,15 +84,8 @@ export function useServiceChat(opts: Options) {
 
 /** Runs `use` once for each page a history fetcher brings back. */
 function useFetched(fetcher: ReturnType<typeof useFetcher<HistoryPage>>, use: (page: NonNullable<HistoryPage["page"]>) => void) {
-  const seen = useRef<unknown>(null);
-  const handler = useRef(use);
-  handler.current = use;
   const data = fetcher.data;
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !data?.page || seen.current === data) return;
-    seen.current = data;
-    handler.current(data.page);
-  }, [data, fetcher.state]);
+  useOnceEach(fetcher.state === "idle" && data?.page ? data : undefined, (answer) => use(answer.page!));
 }
 
 function socketUrl(path: string): string {

@@ -1,7 +1,7 @@
-import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useUi } from "../components/ui";
 import { NETWORK_ERROR_TOAST_MS } from "./client-defaults";
+import { useOnceEach } from "./use-once-each";
 
 export type PageEnvelope<T = unknown> = { status: number; code: 0 | 1; msg: string; data?: T; network?: boolean; timeout?: boolean };
 
@@ -17,16 +17,11 @@ export function networkFailureText(answer: PageEnvelope<unknown>, t: (key: strin
 export function useEnvelope<T>(answer: PageEnvelope<T> | undefined, onSuccess?: (data: T, msg: string) => void) {
   const ui = useUi();
   const { t } = useTranslation();
-  const seen = useRef<unknown>(undefined);
-  const success = useRef(onSuccess);
-  success.current = onSuccess;
-  useEffect(() => {
-    if (!answer || seen.current === answer) return;
-    seen.current = answer;
+  useOnceEach(answer, (answer) => {
     if (answer.timeout) ui.toast(networkFailureText(answer, t));
     else if (answer.network) ui.toast(networkFailureText(answer, t), NETWORK_ERROR_TOAST_MS);
     else if (answer.status === 401) ui.sessionExpired();
     else if (answer.code !== 1) ui.toast(answer.msg);
-    else success.current?.(answer.data as T, answer.msg);
-  }, [answer, ui, t]);
+    else onSuccess?.(answer.data as T, answer.msg);
+  });
 }

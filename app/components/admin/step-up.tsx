@@ -1,11 +1,12 @@
 import { useFetcher, type FetcherWithComponents } from "@remix-run/react";
 import { useGuardedFetcher } from "../../lib/tap-guard";
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeField } from "../code-field";
 import { useFieldGuard } from "../form";
 import { Dialog } from "../ui";
 import { useEnvelope, type PageEnvelope } from "../../lib/use-envelope";
+import { useOnceEach } from "../../lib/use-once-each";
 
 /**
  * The console's answer to `step_up_required` (decision 118): a money action whose confirmation
@@ -88,14 +89,12 @@ export function useConsoleFetcher<T = unknown>(): FetcherWithComponents<PageEnve
   }
   const answer = fetcher.data as PageEnvelope<{ error?: string }> | undefined;
   const stepUp = ask !== null && answer?.data?.error === "step_up_required";
-  useEffect(() => {
-    if (!stepUp || !ask) return;
+  // Once per answer that asks for a confirmation.
+  useOnceEach(stepUp ? answer : undefined, () => {
     const again = sent.current;
-    ask(() => {
+    ask?.(() => {
       if (again) fetcher.submit(again.formData, { method: again.method, action: again.action, encType: again.encType });
     });
-    // Once per answer: `fetcher.data` changes with each answer.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.data]);
+  });
   return stepUp ? { ...fetcher, data: undefined } : fetcher;
 }

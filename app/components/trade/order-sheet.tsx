@@ -1,5 +1,5 @@
 import { useGuardedFetcher } from "../../lib/tap-guard";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatAmount, formatBp, formatUsdt, formatUsdtExact, MICRO_PER_USDT, parseAmount } from "../../../worker/domain/money/units";
 import { cleanAmountInput } from "../../lib/money";
@@ -13,6 +13,7 @@ import { previewOrder } from "../../lib/order-preview";
 import { ChangePill, LivePrice } from "./quote-block";
 import type { Direction, Order, Product } from "../../lib/trade-types";
 import { useNow } from "../../lib/use-now";
+import { useOnceEach } from "../../lib/use-once-each";
 
 export type PlacedOrder = { id: number; server_time: number; order: Order };
 type OrderAnswer = PageEnvelope<PlacedOrder | { error?: string; price?: string; min?: string; max?: string }>;
@@ -91,11 +92,7 @@ export function OrderSheet({
   } else if (preview && preview.cost_micro > balance_micro) problem = t("sheet.insufficient", { total: formatUsdtExact(preview.cost_micro, locale) });
 
   // The answer: success closes; a refusal is explained inside the sheet.
-  const seen = useRef<unknown>(undefined);
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (!answer || fetcher.state !== "idle" || seen.current === answer) return;
-    seen.current = answer;
+  useOnceEach(fetcher.state === "idle" ? fetcher.data : undefined, (answer) => {
     sending.current = false;
     if (answer.timeout) return ui.toast(networkFailureText(answer, tc));
     if (answer.network) return ui.toast(networkFailureText(answer, tc), NETWORK_ERROR_TOAST_MS);
@@ -110,7 +107,7 @@ export function OrderSheet({
     if (data.error === "price_moved" && data.price) setMoved({ price: data.price, liveTs: live?.ts ?? null });
     if (data.error === "terms_changed") setTermsChanged(true);
     setNotice(answer.msg);
-  }, [fetcher.data, fetcher.state, ui, tc, live?.ts]);
+  });
 
   function submit(dir: Direction) {
     if (busy || sending.current) return;
