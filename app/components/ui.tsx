@@ -209,11 +209,25 @@ function LoadingMask() {
   const fetchers = useFetchers();
   const busy = navigation.state !== "idle" || fetchers.some((f) => f.state === "submitting");
   const [visible, setVisible] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const busyNow = useRef(false);
+  // Checked after every commit, not keyed on `busy` (decision 164): a render React bails out of
+  // keeps its hooks but drops its effects, and a keyed effect then left the mask up on an idle
+  // page. The mask shows only if the page is still busy when the delay ends.
   useEffect(() => {
-    if (!busy) return setVisible(false);
-    const id = setTimeout(() => setVisible(true), LOADING_MASK_DELAY_MS);
-    return () => clearTimeout(id);
-  }, [busy]);
+    busyNow.current = busy;
+    if (busy) {
+      timer.current ??= setTimeout(() => {
+        timer.current = null;
+        if (busyNow.current) setVisible(true);
+      }, LOADING_MASK_DELAY_MS);
+      return;
+    }
+    if (timer.current !== null) clearTimeout(timer.current);
+    timer.current = null;
+    if (visible) setVisible(false);
+  });
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
   if (!visible) return null;
   return (
     <div className="loading-mask" aria-busy="true" aria-label={t("loading")} data-testid="loading-mask">
