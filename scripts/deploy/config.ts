@@ -1,10 +1,10 @@
 /**
  * wrangler.toml as the deploy reads it: the top-level (local) configuration and the deployed
  * environments, and the rules an environment's configuration must meet before it is deployed
- * (docs/ops/deploy.md, decision 125). Parsed with the `toml` package wrangler's own tests use.
+ * (docs/ops/deploy.md, decision 125). Parsed with `smol-toml`, the parser wrangler itself bundles.
  */
 import { readFileSync } from "node:fs";
-import toml from "toml";
+import * as toml from "smol-toml";
 
 export const DEPLOY_ENVS = ["staging", "production"] as const;
 export type DeployEnv = (typeof DEPLOY_ENVS)[number];

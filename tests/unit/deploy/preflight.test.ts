@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import toml from "toml";
+import * as toml from "smol-toml";
 import { describe, expect, it } from "vitest";
 import type { Cloud, VersionShare } from "../../../scripts/deploy/cloud";
 import type { DeployEnv, WorkerConfig } from "../../../scripts/deploy/config";

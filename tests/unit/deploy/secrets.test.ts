@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import toml from "toml";
+import * as toml from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { SECRETS } from "../../../worker/secrets";
 
