@@ -28,7 +28,7 @@ export const WORKER = {
   sendEmail: [{ name: "EMAIL" }],
   vars: { APP_ENV: "production", PRICE_FEED_ALLOWED_HOSTS: "stream.binance.com:9443,data-stream.binance.vision", LOG_WITNESSES: "", LOG_WITNESS_QUORUM: "" },
   crons: ["* * * * *"],
-  assets: { directory: "./public", binding: "ASSETS" },
+  assets: { directory: "./public", binding: "ASSETS", run_worker_first: ["/api/*", "/ws/*", "/files/*", "/pages/*", "/admin/*"] },
 } as const;
 
 /** The production bundle (`wrangler deploy --dry-run`): one module with everything in it. */
@@ -72,7 +72,7 @@ export async function workerdServe(opts: {
     durableObjects: Object.fromEntries(Object.entries(WORKER.durableObjects).map(([binding, className]) => [binding, { className, useSQLite: true }])),
     ratelimits: Object.fromEntries(Object.entries({ ...WORKER.ratelimits, ...opts.ratelimits }).map(([binding, r]) => [binding, { simple: { limit: r!.limit, period: r!.period } }])),
     email: { send_email: WORKER.sendEmail.map((b) => ({ ...b })) },
-    assets: { directory: opts.assets ?? WORKER.assets.directory, binding: WORKER.assets.binding, routerConfig: { has_user_worker: true } },
+    assets: { directory: opts.assets ?? WORKER.assets.directory, binding: WORKER.assets.binding, routerConfig: { has_user_worker: true, static_routing: { user_worker: [...WORKER.assets.run_worker_first] } } },
     d1Persist: join(v3, "d1"),
     r2Persist: join(v3, "r2"),
     durableObjectsPersist: join(v3, "do"),

@@ -24,7 +24,7 @@ export type WorkerConfig = {
   main?: string;
   compatibility_date?: string;
   compatibility_flags?: string[];
-  assets?: { directory?: string; binding?: string };
+  assets?: { directory?: string; binding?: string; run_worker_first?: string[] | boolean };
   d1_databases?: { binding: string; database_name?: string; database_id?: string; migrations_dir?: string }[];
   r2_buckets?: { binding: string; bucket_name?: string }[];
   ratelimits?: { name: string; namespace_id?: string; simple?: { limit: number; period: number } }[];
