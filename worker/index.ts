@@ -1,6 +1,7 @@
 /**
  * The one Worker: `/api/*` → Hono, `/ws/*` → Durable Objects, `/files/*` → private uploads,
- * everything else → Remix (static files under public/ are served by the assets binding first).
+ * everything else → Remix (static files under public/ are served by the assets binding first,
+ * except on the paths wrangler.toml's `run_worker_first` sends here directly: decision 166).
  */
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
 import { createApi } from "./api/app";
