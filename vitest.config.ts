@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { PREBUNDLED } from "./tests/api/prebundled";
 import { witnessBindings } from "./tests/api/transparency/witness-keys";
 
 /**
@@ -79,16 +80,7 @@ function workersProject(name: string, files: { include: string[]; exclude?: stri
         optimizer: {
           ssr: {
             enabled: true,
-            include: [
-              "@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser",
-              "hono", "hono/secure-headers", "hono/route", "hono/utils/http-status",
-              "drizzle-orm", "drizzle-orm/sqlite-core", "drizzle-orm/d1", "drizzle-orm/batch",
-              "zod", "viem", "viem/accounts", "viem/siwe",
-              "@simplewebauthn/server", "@simplewebauthn/server/helpers", "otpauth",
-              "@scure/base", "@scure/bip32",
-              "@noble/hashes/sha2.js", "@noble/hashes/sha3.js", "@noble/hashes/argon2.js", "@noble/hashes/pbkdf2.js", "@noble/hashes/legacy.js", "@noble/hashes/utils.js", "@noble/curves/secp256k1.js",
-              "i18next", "react-i18next", "remix-i18next/server", "react", "react-dom/server", "isbot",
-            ],
+            include: [...PREBUNDLED],
           },
         },
       },
