@@ -178,6 +178,22 @@ async function settledCheckpoint(base: string): Promise<number> {
 
 type TableFigure = { rows: number; hash: string };
 
+/**
+ * `tableFigures`, read once more from a fresh proxy when miniflare's synchronous proxy lost a
+ * reply: its `SynchronousFetcher` wakes from `Atomics.wait` and asserts that the reply it finds
+ * is the one it asked for, and once, in a clean-clone run beside two busy lanes, there was none
+ * yet. The drill's own checks are not retried.
+ */
+async function tableFiguresOf(persistTo: string): Promise<Map<string, TableFigure>> {
+  try {
+    return await tableFigures(persistTo);
+  } catch (err) {
+    if (!(err instanceof Error && (err as { code?: string }).code === "ERR_ASSERTION" && /SynchronousFetcher/.test(err.stack ?? ""))) throw err;
+    console.log("  miniflare's proxy lost a reply (its SynchronousFetcher's assertion); reading the tables again");
+    return tableFigures(persistTo);
+  }
+}
+
 /** Every table of a local D1 state: its row count and a hash of its rows in primary-key order. */
 async function tableFigures(persistTo: string): Promise<Map<string, TableFigure>> {
   const { env, dispose } = await getPlatformProxy<{ DB: D1Database }>({ configPath: PLATFORM_CONFIG, persist: { path: `${persistTo}/v3` } });
@@ -268,9 +284,9 @@ check(firstTrigger === -1 || firstTrigger > lastInsert, "the export writes every
 step(`import into the empty state B (${(statSync(DUMP).size / 1024).toFixed(0)} KiB of SQL), A's tables read meanwhile`);
 // A is read while B is written (two files). B's readers take turns: a local D1 is one SQLite
 // file that workerd opens exclusively.
-const [a] = await Promise.all([tableFigures(A), importDump()]);
+const [a] = await Promise.all([tableFiguresOf(A), importDump()]);
 step("on B: every table against A's, ledger:check, pending migrations");
-const b = await tableFigures(B);
+const b = await tableFiguresOf(B);
 const ledgerOk = await capture(bin("tsx"), ["scripts/ledger-check.ts", "--persist-to", B]).then(
   (out) => (console.log(out.trim().replace(/^/gm, "  ")), true),
   (err: Error) => (console.log(err.message), false),
