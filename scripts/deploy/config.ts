@@ -89,6 +89,8 @@ export function configProblems(config: WorkerConfig, env: DeployEnv, opts: { req
   same("Durable Object migration tags", doMigrationTags(config), doMigrationTags(e));
   same("vars", Object.keys(config.vars ?? {}), Object.keys(e.vars ?? {}));
   if (!e.assets?.directory || e.assets.binding !== config.assets?.binding) problems.push(`[env.${env}] lacks the assets binding ${config.assets?.binding}`);
+  // The paths that skip the asset lookup (decision 166): a deployed environment routes as `npm start` does.
+  if (JSON.stringify(e.assets?.run_worker_first ?? null) !== JSON.stringify(config.assets?.run_worker_first ?? null)) problems.push(`[env.${env}.assets] run_worker_first differs from the top level's`);
   if ((e.triggers?.crons ?? []).join() !== (config.triggers?.crons ?? []).join()) problems.push(`[env.${env}] crons differ from the top level's`);
   if (e.observability?.enabled !== true || typeof e.observability.head_sampling_rate !== "number") {
     problems.push(`[env.${env}.observability] must be enabled with a head_sampling_rate`);

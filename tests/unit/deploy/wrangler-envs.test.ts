@@ -93,6 +93,14 @@ describe("the configuration rules the deploy refuses on", () => {
     expect(problems).toMatch(/Analytics Engine datasets: METRICS/);
   });
 
+  it("refuses an environment whose paths that skip the asset lookup differ from the top level's", () => {
+    const c = clone();
+    c.env!.staging.assets!.run_worker_first = ["/api/*"];
+    expect(configProblems(c, "staging", { requireIds: false })).toContain("[env.staging.assets] run_worker_first differs from the top level's");
+    delete c.env!.staging.assets!.run_worker_first;
+    expect(configProblems(c, "staging", { requireIds: false })).toContain("[env.staging.assets] run_worker_first differs from the top level's");
+  });
+
   it("asks a real deploy for the D1 id `npm run provision` records", () => {
     const c = clone();
     delete c.env!.staging.d1_databases![0].database_id;
