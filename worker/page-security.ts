@@ -77,7 +77,8 @@ export async function boundedPageRequest(request: Request): Promise<Request | nu
  * here instead of one per cookie. Socket upgrades (101) carry no cookies and pass untouched.
  */
 export function withSecureCookies(response: Response, request: Request, env: { APP_ENV: string }): Response {
-  if (response.status === 101 || (new URL(request.url).protocol !== "https:" && isLocalRun(env))) return response;
+  // A request's URL is absolute with its scheme in lower case: no URL object per answer.
+  if (response.status === 101 || (!request.url.startsWith("https:") && isLocalRun(env))) return response;
   const cookies = response.headers.getSetCookie();
   if (cookies.every((c) => /;\s*secure\b/i.test(c))) return response;
   const out = new Response(response.body, response);

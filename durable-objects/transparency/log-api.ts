@@ -29,8 +29,13 @@ export interface LogSequencerApi extends Rpc.DurableObjectBranded {
  */
 type LogEnv = { LOG_SEQUENCER: DurableObjectNamespace<LogSequencerApi>; APP_ENV: string };
 
+/** The sequencer's id per namespace, kept for the isolate's life (a name always maps to the same id). */
+const sequencerIds = new WeakMap<object, DurableObjectId>();
+
 export function logSequencer(env: Pick<LogEnv, "LOG_SEQUENCER">) {
-  return env.LOG_SEQUENCER.get(env.LOG_SEQUENCER.idFromName("log"));
+  let id = sequencerIds.get(env.LOG_SEQUENCER);
+  if (!id) sequencerIds.set(env.LOG_SEQUENCER, (id = env.LOG_SEQUENCER.idFromName("log")));
+  return env.LOG_SEQUENCER.get(id);
 }
 
 /** Under tests nothing reaches the log by itself: each test drains it, so no alarm outlives its storage. */

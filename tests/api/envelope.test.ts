@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../locales";
-import { call, uniqueAccount } from "./helpers";
+import { API_SECURITY_HEADERS } from "../../worker/api/envelope";
+import { call, newUser, page, uniqueAccount } from "./helpers";
 
 describe("the {code, msg, data} envelope", () => {
   it("GET /api/health answers code 1", async () => {
@@ -125,5 +126,42 @@ describe("the {code, msg, data} envelope", () => {
       const r = await call("/api/user/login", { ...body(), lang: "klingon" }, { headers: { "accept-language": "xx" } });
       expect(r.msg).toBe(loginFailed("en"));
     });
+  });
+});
+
+describe("every API answer carries the security headers (decision 168)", () => {
+  const expectSecured = (headers: Headers) => {
+    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(headers.get(name), name).toBe(value);
+  };
+
+  it("an envelope's success and failure, health, a 404 and a 401, each with its JSON type", async () => {
+    const answers = [
+      await call("/api/health", undefined, { method: "GET" }),
+      await call("/api/user/login", { account: uniqueAccount(), password: "wrong-password" }),
+      await call("/api/nope/nothing"),
+      await call("/api/user/user"),
+      await call("/api/user/login", "{not json", { headers: { "content-type": "application/json" } }),
+    ];
+    for (const r of answers) {
+      expectSecured(r.headers);
+      expect(r.headers.get("content-type")).toBe("application/json");
+    }
+  });
+
+  it("an answer that is not an envelope (a CSV download) gets them too", async () => {
+    const u = await newUser();
+    const day = new Date().toISOString().slice(0, 10);
+    const res = await page(`/api/user/statement.csv?from=${day}&to=${day}`, { headers: { token: u.token } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/csv");
+    expectSecured(res.headers);
+  });
+
+  it("a cookie a handler sets (the guest chat's) reaches the answer beside them", async () => {
+    const res = await page("/api/service/open", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const body = (await res.json()) as { code: number };
+    expect(body.code).toBe(1);
+    expect(res.headers.getSetCookie().filter((c) => c.startsWith("pl_guest="))).toHaveLength(1);
+    expectSecured(res.headers);
   });
 });

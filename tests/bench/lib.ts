@@ -3,7 +3,7 @@
  * fresh local state that the benches start, use and always stop again.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { bin, buildApp, quietEnv, runQuietly } from "../../scripts/lib";
@@ -98,6 +98,37 @@ export function loadLine(): string {
   const busy = a > n * 0.75 ? "  (busy: figures will be noisy)" : "";
   return `load average ${a.toFixed(2)} ${b.toFixed(2)} ${c.toFixed(2)} on ${n} cores${busy}`;
 }
+
+/**
+ * CPU time (user + system, ms) of the process group a server leads: the tsx or wrangler
+ * launcher and its workerd. Read from /proc (Linux), 0 elsewhere. Across a loop it says what
+ * the server's work cost, whatever else the machine did meanwhile (another tenant's load slows
+ * the rate but not this).
+ */
+export function groupCpu_ms(pgid: number): number {
+  let ticks = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return 0;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    // Fields after the command's closing parenthesis: state(3) ppid(4) pgrp(5) ... utime(14) stime(15).
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_S;
+}
+/** Linux's USER_HZ, 100 on every platform it runs on here. */
+const CLOCK_TICKS_PER_S = 100;
 
 /** Prints what the server logged besides requests (most frequent first), if anything. */
 export function printServerLog(server: Server, since: number, label: string, max = 8): void {

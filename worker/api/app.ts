@@ -3,7 +3,7 @@ import { lazyDb } from "../db/client";
 import { detectLang, detectLangEarly } from "./middleware/lang";
 import { readInput } from "./middleware/input";
 import { translate } from "../i18n";
-import { ApiError, fail, ok } from "./envelope";
+import { API_SECURITY_HEADERS, ApiError, carriesSecurityHeaders, envelopeResponse, fail, ok } from "./envelope";
 import { adminApi } from "./resources/admin";
 import { adminMoneyApi } from "./resources/admin-money";
 import { adminUsersApi } from "./resources/admin-users";
@@ -43,24 +43,6 @@ import { apiRequestContext } from "../observability/request";
 /** Writes whose Durable Object wakes the transparency log itself. */
 const POKED_BY_HUB = new Set(["/api/order/addorder"]);
 
-/**
- * The headers every API answer carries: Hono's `secureHeaders` defaults (with the resource policy
- * same-origin), written out once instead of computed per request on the order path.
- */
-const API_SECURITY_HEADERS: readonly (readonly [string, string])[] = [
-  ["cross-origin-opener-policy", "same-origin"],
-  ["cross-origin-resource-policy", "same-origin"],
-  ["origin-agent-cluster", "?1"],
-  ["referrer-policy", "no-referrer"],
-  ["strict-transport-security", "max-age=15552000; includeSubDomains"],
-  ["x-content-type-options", "nosniff"],
-  ["x-dns-prefetch-control", "off"],
-  ["x-download-options", "noopen"],
-  ["x-frame-options", "SAMEORIGIN"],
-  ["x-permitted-cross-domain-policies", "none"],
-  ["x-xss-protection", "0"],
-];
-
 /** The routes that take one image (multipart) and so a larger body. */
 const UPLOAD_PATHS = new Set(["/api/common/upload", "/api/service/upload", "/api/admin/service/upload"]);
 
@@ -75,10 +57,12 @@ export function createApi() {
   app.use("*", apiRequestContext());
 
   // nosniff, no framing, no referrer leaks: JSON answers are never rendered as anything else.
+  // Envelopes are made with these headers (envelope.ts); any other answer (a CSV, a file) gets them here.
   app.use("*", async (c, next) => {
     await next();
+    if (carriesSecurityHeaders(c)) return;
     const h = c.res.headers;
-    for (const [name, value] of API_SECURITY_HEADERS) if (!h.has(name)) h.set(name, value);
+    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) if (!h.has(name)) h.set(name, value);
   });
   app.use("*", detectLangEarly, async (c, next) => {
     isolateStartedMs();
@@ -99,7 +83,7 @@ export function createApi() {
   app.on(["GET", "POST"], "/health", (c) => {
     const mode = modeOf(c.env);
     const ready = mode !== "unready";
-    return c.json({ code: ready ? 1 : 0, msg: translate(c.get("locale"), ready ? "errors.ok" : "errors.feed_unavailable"), data: { time_ms: Date.now(), mode, ready } }, ready ? 200 : 503);
+    return envelopeResponse(c, { code: ready ? 1 : 0, msg: translate(c.get("locale"), ready ? "errors.ok" : "errors.feed_unavailable"), data: { time_ms: Date.now(), mode, ready } }, ready ? 200 : 503);
   });
   // Readiness (decision 130): every check with its value and threshold; 503 naming each failing one.
   app.get("/health/ready", async (c) => {

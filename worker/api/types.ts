@@ -17,5 +17,9 @@ export type AppEnv = {
     session_token_hash: string;
     /** An operator session's last second-factor confirmation (step-up clock); null: enrolling. */
     step_up_at_ms: number | null;
+    /** Cookies for the answer (envelope.ts `queueCookie`). */
+    set_cookies: string[];
+    /** The envelope answered (envelope.ts), which carries the API's headers already. */
+    envelope: Response;
   };
 };

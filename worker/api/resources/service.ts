@@ -16,7 +16,7 @@ import { CONTEXT_KINDS, type Side } from "../../domain/service/rules";
 import { admitGuest, guestLimitScale, type GuestThing } from "../../domain/service/guest-limits";
 import { limiterNetworkOf } from "../../domain/identity/client";
 import { guestCookie } from "../../service-cookie";
-import { ApiError, ok, read } from "../envelope";
+import { ApiError, ok, queueCookie, read } from "../envelope";
 import { id } from "../fields";
 import { isInProcessRequest } from "../../in-process-mark";
 import type { AppEnv } from "../types";
@@ -41,7 +41,7 @@ async function visitorOrNewGuest(c: Context<AppEnv>): Promise<{ visitor: Visitor
   const visitor = await visitorOf(c);
   if (visitor) return { visitor };
   const { token, token_hash } = newGuestToken();
-  c.header("set-cookie", await guestCookie.serialize(token), { append: true });
+  queueCookie(c, await guestCookie.serialize(token));
   return { visitor: { kind: "guest", token_hash }, guest_token: token };
 }
 
@@ -155,7 +155,7 @@ export async function handOverAtSignIn(c: Context<AppEnv>, user_id: number): Pro
       await conversationStub(c, plan.own.id).absorb(plan.guest, plan.own);
     }
     // The token reads nothing any more: a direct client drops it (pages clear their own cookie).
-    c.header("set-cookie", await guestCookie.serialize("", { maxAge: 0 }), { append: true });
+    queueCookie(c, await guestCookie.serialize("", { maxAge: 0 }));
   } catch (err) {
     // The sign-in itself succeeded (its session exists): a failed hand-over must not turn it into
     // an error. The guest keeps the cookie and their conversation, and the next sign-in tries again.
