@@ -163,5 +163,9 @@ describe("every API answer carries the security headers (decision 168)", () => {
     expect(body.code).toBe(1);
     expect(res.headers.getSetCookie().filter((c) => c.startsWith("pl_guest="))).toHaveLength(1);
     expectSecured(res.headers);
+    // The envelope's headers are one shared template: the next answer carries no cookie of this one.
+    const next = await page("/api/health");
+    expect(next.headers.getSetCookie()).toEqual([]);
+    expectSecured(next.headers);
   });
 });

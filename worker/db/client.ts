@@ -1,4 +1,4 @@
-import { is, SQL } from "drizzle-orm";
+import { is, Placeholder, SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createTableRelationsHelpers, extractTablesRelationalConfig } from "drizzle-orm/relations";
 import { DrizzleD1Database, type drizzle } from "drizzle-orm/d1";
@@ -75,7 +75,34 @@ export function lazyDb(d1: () => D1Database): Db {
 export { schema };
 
 type Query = { sql: string; params: unknown[] };
-type Buildable = SQL | BatchItem<"sqlite">;
+
+/**
+ * A statement whose SQL text was rendered once (`fixedStatement`) and is bound at each use. The
+ * hot set statements (an order group's, settlement's transfers) have a text that never changes:
+ * drizzle rendered it from its template on every call, chunk by chunk (decision 168).
+ */
+export class FixedStatement {
+  constructor(
+    readonly text: string,
+    readonly params: readonly unknown[],
+  ) {}
+}
+
+/**
+ * Renders `query` once; each `sql.placeholder(...)` in it becomes a `?`, bound in order from the
+ * values given to the returned function. A value written into the template itself would be
+ * bound again at every later use, so only placeholders are allowed.
+ */
+export function fixedStatement(query: SQL): (...values: unknown[]) => FixedStatement {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  if (!params.every((p) => is(p, Placeholder))) throw new Error("fixedStatement: a template may bind placeholders only");
+  return (...values) => {
+    if (values.length !== params.length) throw new Error(`fixedStatement: ${params.length} values wanted, ${values.length} given`);
+    return new FixedStatement(text, values);
+  };
+}
+
+type Buildable = SQL | BatchItem<"sqlite"> | FixedStatement;
 
 /**
  * Drizzle queries and raw SQL as D1 statements, for `db.$client.batch`: drizzle's own D1 batch
@@ -84,6 +111,7 @@ type Buildable = SQL | BatchItem<"sqlite">;
  */
 export function d1Statements(db: Db, items: readonly Buildable[]): D1PreparedStatement[] {
   return items.map((item) => {
+    if (item instanceof FixedStatement) return db.$client.prepare(item.text).bind(...item.params);
     const q: Query = is(item, SQL)
       ? db.all(item).getQuery()
       : "toSQL" in item

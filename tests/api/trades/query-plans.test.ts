@@ -11,9 +11,13 @@ import type { CheckedOrder } from "../../../worker/domain/trades/order-check";
 import { entriesUpdate } from "../../../worker/domain/trades/entry-writes";
 import { groupVerdictsQuery } from "../../../worker/domain/trades/order-writes";
 import { dueOrdersQuery } from "../../../worker/domain/trades/settlement-writes";
+import { FixedStatement } from "../../../worker/db/client";
 import { db } from "../helpers";
 
-const plan = async (q: SQL) => (await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail);
+const plan = async (q: SQL | FixedStatement) =>
+  q instanceof FixedStatement
+    ? ((await db.$client.prepare(`EXPLAIN QUERY PLAN ${q.text}`).bind(...q.params).all<{ detail: string }>()).results).map((r) => r.detail)
+    : (await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${q}`)).map((r) => r.detail);
 
 describe("orders are found by primary key", () => {
   it("a beat's entries", async () => {

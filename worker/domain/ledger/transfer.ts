@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { d1Statements, type Db } from "../../db/client";
+import { d1Statements, fixedStatement, type Db } from "../../db/client";
 import type { AccountKey } from "./accounts";
 
 export type Transfer = {
@@ -76,27 +76,32 @@ export function transferSetStatements(transfers: readonly SetTransfer[], now_ms:
     running.set(account, after);
     return after;
   };
-  const records = transfers.map((t) => {
+  const rows = transfers.map((t) => {
     if (!Number.isSafeInteger(t.amount_micro) || t.amount_micro <= 0 || t.debit === t.credit) throw new Error(`transfer ${t.key}: invalid`);
     const ref = "ref_order" in t ? [null, t.ref_order.user_id, t.ref_order.request_key] : [t.ref_id, null, null];
     return [t.key, t.debit, t.credit, t.amount_micro, t.code, t.ref_type, ref[0], move(t.debit, t.amount_micro, 0), move(t.credit, 0, t.amount_micro), t.at_ms ?? now_ms, ref[1], ref[2]];
   });
   const accounts = [...totals].map(([key, t]) => [key, t.debits, t.credits]);
-  const at = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
   // Only a set naming orders by request looks them up (one search of orders_request_unique each).
-  const ref = transfers.some((t) => "ref_order" in t) ? sql`COALESCE(${at(6)}, CAST((SELECT o.id FROM orders o WHERE o.user_id = ${at(10)} AND o.request_key = ${at(11)}) AS TEXT))` : at(6);
-  return [
-    sql`INSERT INTO ledger_transfers (transfer_key, debit_account_id, credit_account_id, amount_micro, code, ref_type, ref_id, debit_balance_after_micro, credit_balance_after_micro, created_at_ms)
+  const records = transfers.some((t) => "ref_order" in t) ? TRANSFER_RECORDS_NAMING_ORDERS : TRANSFER_RECORDS;
+  return [records(JSON.stringify(rows)), ACCOUNT_MOVES(JSON.stringify(accounts))];
+}
+
+const at = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+/** A set's transfer records, each with its balances after; `ref` is the record's ref_id. */
+const transferRecords = (ref: SQL) =>
+  fixedStatement(sql`INSERT INTO ledger_transfers (transfer_key, debit_account_id, credit_account_id, amount_micro, code, ref_type, ref_id, debit_balance_after_micro, credit_balance_after_micro, created_at_ms)
       SELECT ${at(0)}, d.id, c.id, ${at(3)}, ${at(4)}, ${at(5)}, ${ref}, d.balance_micro + ${at(7)}, c.balance_micro + ${at(8)}, ${at(9)}
-      FROM json_each(${JSON.stringify(records)}) AS j
+      FROM json_each(${sql.placeholder("records")}) AS j
       LEFT JOIN ledger_accounts d ON d.account_key = ${at(1)}
       LEFT JOIN ledger_accounts c ON c.account_key = ${at(2)}
-      ORDER BY j.key`,
-    sql`UPDATE ledger_accounts SET balance_micro = balance_micro + m.credits - m.debits, debits_micro = debits_micro + m.debits, credits_micro = credits_micro + m.credits
-      FROM (SELECT ${at(0)} AS account_key, ${at(1)} AS debits, ${at(2)} AS credits FROM json_each(${JSON.stringify(accounts)}) AS j) AS m
-      WHERE ledger_accounts.account_key = m.account_key`,
-  ];
-}
+      ORDER BY j.key`);
+const TRANSFER_RECORDS = transferRecords(at(6));
+const TRANSFER_RECORDS_NAMING_ORDERS = transferRecords(sql`COALESCE(${at(6)}, CAST((SELECT o.id FROM orders o WHERE o.user_id = ${at(10)} AND o.request_key = ${at(11)}) AS TEXT))`);
+/** Each touched account's balance, moved once by its net debits and credits. */
+const ACCOUNT_MOVES = fixedStatement(sql`UPDATE ledger_accounts SET balance_micro = balance_micro + m.credits - m.debits, debits_micro = debits_micro + m.debits, credits_micro = credits_micro + m.credits
+      FROM (SELECT ${at(0)} AS account_key, ${at(1)} AS debits, ${at(2)} AS credits FROM json_each(${sql.placeholder("accounts")}) AS j) AS m
+      WHERE ledger_accounts.account_key = m.account_key`);
 
 /**
  * Posts transfers, together with the caller's own statements (the business object's insert

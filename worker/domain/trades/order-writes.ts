@@ -4,7 +4,7 @@
  * answer, and replays answered with the order first written.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { d1Statements, type Db } from "../../db/client";
+import { d1Statements, fixedStatement, type Db } from "../../db/client";
 import { refusedBy } from "../../db/refusal";
 import { orders } from "../../db/schema";
 import { tradeAccounts } from "../ledger/accounts";
@@ -110,16 +110,16 @@ export function orderSetStatements(db: Db, items: readonly CheckedOrder[]): D1Pr
       now_ms, now_ms + duration.seconds * 1000, input.request_key, request_hash, feed ?? "simulation", product.terms_version, wallet ?? "real",
     ]),
   );
-  const at = (i: number) => sql.raw(`json_extract(value, '$[${i}]')`);
-  return d1Statements(db, [
-    // The entry is the first tick after the order's moment: stored at the hub's next beat (NULL here).
-    sql`INSERT INTO orders (user_id, product_id, symbol, direction, stake_micro, fee_micro, profit_rate_bp, seconds, quote_price_e8, created_at_ms, delivery_at_ms, status, request_key, request_hash, feed, terms_version, wallet)
-      SELECT ${at(0)}, ${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)}, ${at(7)}, ${at(8)}, ${at(9)}, ${at(10)}, 'open', ${at(11)}, ${at(12)}, ${at(13)}, ${at(14)}, ${at(15)}
-      FROM json_each(${rows}) ORDER BY key
-      RETURNING *`,
-    ...transferSetStatements(items.flatMap(orderTransfers), items[0]?.now_ms ?? 0),
-  ]);
+  // The entry is the first tick after the order's moment: stored at the hub's next beat (NULL here).
+  return d1Statements(db, [ORDER_ROWS(rows), ...transferSetStatements(items.flatMap(orderTransfers), items[0]?.now_ms ?? 0)]);
 }
+
+const at = (i: number) => sql.raw(`json_extract(value, '$[${i}]')`);
+/** A group's order rows, from one JSON parameter, returned (rendered once: client.ts `fixedStatement`). */
+const ORDER_ROWS = fixedStatement(sql`INSERT INTO orders (user_id, product_id, symbol, direction, stake_micro, fee_micro, profit_rate_bp, seconds, quote_price_e8, created_at_ms, delivery_at_ms, status, request_key, request_hash, feed, terms_version, wallet)
+      SELECT ${at(0)}, ${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)}, ${at(7)}, ${at(8)}, ${at(9)}, ${at(10)}, 'open', ${at(11)}, ${at(12)}, ${at(13)}, ${at(14)}, ${at(15)}
+      FROM json_each(${sql.placeholder("rows")}) ORDER BY key
+      RETURNING *`);
 
 /** A group in one batch of set statements; null when the database refused an order of it (nothing was written). */
 async function writeGroup(db: Db, items: readonly CheckedOrder[]): Promise<PlaceResult[] | null> {
