@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { orders } from "../../../worker/db/schema";
 import { grantDemoMoney } from "../../../worker/domain/ledger/demo";
 import { decide, writeSettlements } from "../../../worker/domain/trades/settlement-writes";
-import { logStateQuery } from "../../../worker/domain/transparency/sequencer";
+import { BATCH_LEAVES, nextBatchQuery } from "../../../worker/domain/transparency/sequencer";
 import { decodeEntryBundle, entriesPath, TILE_WIDTH, tilePath, tileWidth } from "../../../worker/domain/transparency/tiles";
 import { b64decode, canonicalJson, leafHash, openNote, parseCheckpoint, verifyConsistency, verifyInclusion } from "../../../worker/domain/transparency/verify";
 import { logSequencer } from "../../../durable-objects/transparency/log-api";
@@ -154,10 +154,12 @@ describe("transparency log", () => {
   });
 });
 
-describe("the sequencer's state", () => {
-  it("is two index look-ups, not a scan of every leaf", async () => {
-    const steps = (await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${logStateQuery()}`)).map((r) => r.detail);
-    expect(steps.filter((d) => /SEARCH log_leaves/.test(d))).toHaveLength(2);
-    expect(steps.some((d) => /SCAN log_leaves/.test(d))).toBe(false);
+describe("the sequencer's batch read (decision 168)", () => {
+  it("finds its state by two index look-ups and each inbox row's transfer and accounts by primary key, scanning no table", async () => {
+    const steps = (await db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${nextBatchQuery(BATCH_LEAVES)}`)).map((r) => r.detail);
+    expect(steps.filter((d) => /SEARCH log_leaves/.test(d)).length).toBeGreaterThanOrEqual(2);
+    expect(steps.some((d) => /SEARCH log_queue USING INTEGER PRIMARY KEY \(rowid>\?\)/.test(d))).toBe(true);
+    expect(steps.some((d) => /SEARCH t USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(d))).toBe(true);
+    expect(steps.some((d) => /SCAN (log_leaves|log_queue|ledger_transfers|ledger_accounts|t|d|c)\b/.test(d))).toBe(false);
   });
 });
