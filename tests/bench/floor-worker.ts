@@ -7,9 +7,16 @@
  * statements (floor-statements.ts: the order rows and their ledger transfers, the same rows the
  * app writes) with the app's group size (`ORDER_GROUP_MAX`).
  *
+ * Its transfers' leaves go into the transparency log as the app's do (decision 168): after each
+ * group it wakes the log's sequencer (the app's own LogSequencer: a leaf's text, hashes, tiles
+ * and signed checkpoint are the log's format, so there is no other way to make them), within
+ * the same 100 ms the app's hub does. With `FLOOR_LOG = "off"` it leaves its leaves waiting in
+ * the inbox: the bare stack, which the bench reports beside it.
+ *
  * What it leaves out is what the floor does not need: languages, the envelope's words, the
  * product's rules beyond the duration, exposure, the live price (the order's entry is the
- * quote it was sent with, stamped now). `/api/health` is a bare Worker's answer.
+ * quote it was sent with, stamped now). `/api/health` is a bare Worker's answer;
+ * `/bench/log-backlog` says how many leaves wait in the log's inbox.
  *
  * The object is exported as `QuoteHub` so that wrangler.toml's bindings hold unchanged; the
  * app's other classes are exported only to keep that configuration valid.
@@ -25,6 +32,8 @@ import { getProduct, type ProductWithDurations } from "../../worker/domain/trade
 import { ORDER_GROUP_MAX } from "../../durable-objects/quotes/order-intake";
 import type { Env } from "../../worker/env";
 import { writeFloorGroup } from "./floor-statements";
+import { LogPokes } from "../../durable-objects/quotes/log-pokes";
+import { logBacklog } from "../../worker/observability/readiness";
 
 export { UserChannel } from "../../durable-objects/user-channel/user-channel";
 export { ServiceConversation } from "../../durable-objects/service/conversation";
@@ -40,6 +49,7 @@ export class QuoteHub extends DurableObject<Env> {
   private readonly products = new Map<number, ProductWithDurations | null>();
   private pending: Pending[] = [];
   private writing = false;
+  private readonly logPokes = new LogPokes(() => this.env, (work) => this.ctx.waitUntil(work));
 
   async place(o: FloorOrder): Promise<{ status: string; id?: number }> {
     const user_id = await this.userOf(o.token);
@@ -80,6 +90,8 @@ export class QuoteHub extends DurableObject<Env> {
         const group = this.pending.splice(0, ORDER_GROUP_MAX);
         try {
           const results = await writeFloorGroup(invocationDb(this.env), group.map((g) => g.order));
+          // As the app's hub: the group's leaves are appended within 100 ms (log-pokes.ts).
+          if ((this.env as { FLOOR_LOG?: string }).FLOOR_LOG !== "off") this.logPokes.soon();
           group.forEach((g, i) => g.done(results[i]));
         } catch (err) {
           for (const g of group) g.done(err instanceof Error ? err : new Error(String(err)));
@@ -95,6 +107,7 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (pathname === "/api/health") return Response.json({ code: 1, msg: "ok", data: { time_ms: Date.now() } });
+    if (pathname === "/bench/log-backlog") return Response.json({ code: 1, msg: "ok", data: { waiting: (await logBacklog(getDb(env.DB))).waiting } });
     if (pathname !== "/api/order/addorder" || request.method !== "POST") return new Response("not found", { status: 404 });
     const body = (await request.json()) as Omit<FloorOrder, "token">;
     const hub = env.QUOTE_HUB.get(env.QUOTE_HUB.idFromName("floor")) as unknown as DurableObjectStub<QuoteHub>;

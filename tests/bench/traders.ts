@@ -19,9 +19,12 @@ export type BenchUser = { id: number; account: string; token: string };
 export type Traders = { users: BenchUser[]; btc: { id: number; price: string | null }; amount: string };
 
 /**
- * `n` users registered, each funded with 9,000 USDT through the app's own routes (upload, recharge,
- * operator approval: below the four-eyes threshold), and BTC/USDT's 300 s stake.
+ * `n` users registered, each funded with FUND_USDT through the app's own routes (upload, recharge,
+ * two operators' approval), and BTC/USDT's 300 s stake.
  */
+/** Each user's deposit: the orders bench's rounds stake about 170 orders of 50 USDT a user. */
+export const FUND_USDT = 20_000;
+
 export async function fundedTraders(base: string, nUsers: number, conc: number): Promise<Traders> {
   // ---- setup: register, upload, recharge, operator approval ----
   const tSetup = performance.now();
@@ -44,17 +47,17 @@ export async function fundedTraders(base: string, nUsers: number, conc: number):
     const form = new FormData();
     form.append("file", new Blob([PNG], { type: "image/png" }), "proof.png");
     const up = dataOf<{ url: string }>(`upload ${u.account}`, await timedRequest(`${base}/api/common/upload`, { method: "POST", headers: { token: u.token }, body: form }));
-    const dep = await postJson(`${base}/api/user/recharge`, { channel_id: trc20.id, amount: "9000", tx_hash: `bench-${RUN}-${i}`, image: up.url, request_key: `bench-dep-${RUN}-${i}` }, { token: u.token });
+    const dep = await postJson(`${base}/api/user/recharge`, { channel_id: trc20.id, amount: String(FUND_USDT), tx_hash: `bench-${RUN}-${i}`, image: up.url, request_key: `bench-dep-${RUN}-${i}` }, { token: u.token });
     return dataOf<{ id: number }>(`recharge ${u.account}`, dep).id;
   });
-  // 9,000 USDT is past one user's rolling total of solo credits (decision 120): the second demo operator confirms each.
+  // FUND_USDT is past one user's rolling total of solo credits (decision 120): the second demo operator confirms each.
   const auditorToken = dataOf<{ token: string }>("auditor login", await postJson(`${base}/api/admin/login`, await demoOperatorLogin("auditor"))).token;
   await pool(depositIds, conc, async (id) => {
-    const verified = { amount: "9000", tx_ref: `bench-verified-${id}` };
+    const verified = { amount: String(FUND_USDT), tx_ref: `bench-verified-${id}` };
     const first = dataOf<{ status: string }>(`approve deposit ${id}`, await postJson(`${base}/api/admin/deposits/${id}/approve`, verified, { token: operatorToken }));
     if (first.status === "confirming") dataOf(`confirm deposit ${id}`, await postJson(`${base}/api/admin/deposits/${id}/approve`, verified, { token: auditorToken }));
   });
-  console.log(`funded ${users.length} users with 9000 USDT each (upload + recharge + two operators' approval) in ${((performance.now() - tFund) / 1000).toFixed(1)} s`);
+  console.log(`funded ${users.length} users with ${FUND_USDT} USDT each (upload + recharge + two operators' approval) in ${((performance.now() - tFund) / 1000).toFixed(1)} s`);
 
   // ---- the product, its 300 s duration and the latest price ----
   type ProductOut = { id: number; symbol: string; price: string | null; durations: { seconds: number; min_amount: string; min_amount_micro: number }[] };
