@@ -79,7 +79,8 @@ type Pair = Record<Side, Loops> & { rate: number; order_p50: number; health_p50:
 
 export async function benchOrdersAtLimit(opts: { port: number; stateDir: string; snapshot: Snapshot; users?: number; duration_ms?: number }): Promise<GroupResult> {
   const nUsers = opts.users ?? 200;
-  const duration_ms = opts.duration_ms ?? 6_000;
+  // BENCH_ORDERS_SECONDS: each side's loops (default 6 s each on health and on orders).
+  const duration_ms = opts.duration_ms ?? Number(process.env.BENCH_ORDERS_SECONDS ?? 6) * 1000;
   console.log(
     `\n== orders at the stack's limit: ${nUsers} users in closed loops; the app, its floor and the bare floor in ${PAIRS} rounds back to back (the app and the floor alternate which goes first), each side ${duration_ms / 1000} s on health then on addorder`,
   );
