@@ -47,10 +47,9 @@ export function queueCookie(c: Context<AppEnv>, cookie: string) {
 }
 
 /**
- * An envelope as a JSON answer, its headers given to the Response in one step: the header
- * loop it replaces (eleven look-ups and eleven sets on every answer) was about a twentieth of
- * the local server's work under the orders bench (decision 168). Cookies queued by
- * `queueCookie` are appended.
+ * An envelope as a JSON answer, its headers given to the Response in one step: with the header
+ * loop it replaces (eleven look-ups and eleven sets) an answer took 11 µs to make in workerd,
+ * this way 4.5 µs (decision 168). Cookies queued by `queueCookie` are appended.
  */
 export function envelopeResponse(c: Context<AppEnv>, body: Envelope, status: ContentfulStatusCode = 200): Response {
   const res = new Response(JSON.stringify(body), { status, headers: ENVELOPE_HEADERS });
