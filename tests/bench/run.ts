@@ -13,8 +13,9 @@
  *                from REST send to the other side's socket, lost and duplicated messages, next
  *                to a socket ping through the same object and /api/health.
  *   orders    11. orders at the stack's limit: 200 users on /api/health and /api/order/addorder,
- *                then the same on a floor Worker (tests/bench/floor-worker.ts) on the same state,
- *                PASS/FAIL on the ratios; then the settlement burst (5) (tests/bench/orders.ts).
+ *                in rounds with a floor Worker (tests/bench/floor-worker.ts) and the bare floor on
+ *                the same state, PASS/FAIL on the medians of the rounds' ratios (decision 168);
+ *                then the settlement burst (5) (tests/bench/orders.ts).
  *   log       9. inclusion and consistency proofs on a 1,000,000-leaf transparency log read from
  *                the local R2, next to one bare tile read (tests/bench/log.ts); the burst (5)
  *                reports the log's checkpoint lag.
@@ -28,7 +29,9 @@
  * Env: BENCH_PORT (default: the first free of 8780-8785; 8787-8799 belong to dev, e2e and other
  * servers), BENCH_STATE_DIR (default .wrangler/bench; the trade groups use sub-directories),
  * BENCH_TRADES (a subset of fanout,orders,burst; default all three), BENCH_SERVICE_CONVERSATIONS
- * (default 200), BENCH_BURST (the orders due in the burst's second, a multiple of 100; default 10,000).
+ * (default 200), BENCH_BURST (the orders due in the burst's second, a multiple of 100; default 10,000),
+ * BENCH_ORDERS_PAIRS and BENCH_ORDERS_SECONDS (the orders bench's rounds, default 3, and each side's
+ * loops, default 6 s).
  * Every group is bounded in time, and every server is stopped on every way out.
  */
 import { fanoutGroup } from "./fanout";
