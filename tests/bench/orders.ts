@@ -1,19 +1,21 @@
 /**
  * `npm run bench -- orders`: placing orders at the stack's limit (issue "orders at the stack's
  * limit"), against the stack's own floor, in one run on the same state and the same load, in
- * pairs measured back to back (BENCH_ORDERS_PAIRS, default 3; the side that goes first alternates):
+ * rounds measured back to back (BENCH_ORDERS_PAIRS, default 3; each side's loops
+ * BENCH_ORDERS_SECONDS, default 6 s), each on a fresh server:
  *
  *   1. the app: 200 users in closed loops on `/api/health`, then on `/api/order/addorder`;
  *   2. the floor (floor-worker.ts: a bare Worker and one object that caches sessions and
  *      group-commits orders in ONE batch of three hand-written set statements, floor-statements.ts,
- *      the same rows the app writes) on the same persisted state, same users, same loops: its
- *      `/api/health` and its `/api/order/addorder`;
+ *      the same rows the app writes, and wakes the log's sequencer after each group as the app's
+ *      hub does) on the same persisted state, same users, same loops;
+ *   3. the bare floor: the same floor with its leaves left waiting in the log's inbox (reported).
  *
- * then PASS or FAIL against the targets, each the median over the pairs of the pair's own ratio:
+ * The app and the floor alternate which goes first; the bare floor goes last. Then PASS or FAIL
+ * against the targets, each the median over the rounds of the round's own ratio (decision 168):
  * our order rate >= 85% of the floor's, our order p50 <= 1.15x the floor's order p50, our health
- * p50 <= 1.3x the bare Worker's, no errors. run.ts runs
- * the 10,000-orders-due settlement burst after it (settlement-burst.ts), so faster placement does not cost
- * settlement.
+ * p50 <= 1.3x the bare Worker's, no errors. run.ts runs the 10,000-orders-due settlement burst
+ * after it (settlement-burst.ts), so faster placement does not cost settlement.
  */
 import { clientIp, closedLoop, groupCpu_ms, loadLine, ms, postJson, printServerLog, snapshotWorker, startServer, statsTable, stopAllServers, summarize, timedRequest, verdict, withTimeout, type GroupResult, type Row, type Server, type Snapshot } from "./lib";
 import { fundedTraders, hubStats, type Traders } from "./traders";
@@ -23,7 +25,6 @@ const RUN = Date.now().toString(36).slice(-6);
 
 type Loops = { orders: Awaited<ReturnType<typeof closedLoop>>; health: Awaited<ReturnType<typeof closedLoop>>; order_cpu_ms: number };
 
-/** Health, then orders, each `duration_ms` of `traders.users.length` closed loops. */
 /**
  * Waits (at most 60 s) until the server's transparency log has appended every leaf in its inbox,
  * the bare floor's included (it writes inbox rows and never appends them): each side's loops
@@ -41,6 +42,7 @@ async function logDrained(server: Server, who: "app" | "floor"): Promise<number>
   throw new Error(`the ${who}'s log still had leaves waiting after 60 s`);
 }
 
+/** Health, then orders, each `duration_ms` of `traders.users.length` closed loops, after a warm-up. */
 async function loops(server: Server, t: Traders, price: () => string, tag: string, duration_ms: number, afterWarmUp: () => Promise<void> = async () => undefined): Promise<Loops> {
   const base = server.baseUrl;
   const n = t.users.length;

@@ -18,13 +18,13 @@ export type BenchUser = { id: number; account: string; token: string };
 /** What the order benches need: funded users, BTC/USDT's product and its 300 s stake. */
 export type Traders = { users: BenchUser[]; btc: { id: number; price: string | null }; amount: string };
 
+/** Each user's deposit: the orders bench's rounds stake about 170 orders of 50 USDT a user. */
+export const FUND_USDT = 20_000;
+
 /**
  * `n` users registered, each funded with FUND_USDT through the app's own routes (upload, recharge,
  * two operators' approval), and BTC/USDT's 300 s stake.
  */
-/** Each user's deposit: the orders bench's rounds stake about 170 orders of 50 USDT a user. */
-export const FUND_USDT = 20_000;
-
 export async function fundedTraders(base: string, nUsers: number, conc: number): Promise<Traders> {
   // ---- setup: register, upload, recharge, operator approval ----
   const tSetup = performance.now();

@@ -43,6 +43,8 @@ import { apiRequestContext } from "../observability/request";
 /** Writes whose Durable Object wakes the transparency log itself. */
 const POKED_BY_HUB = new Set(["/api/order/addorder"]);
 
+const SECURITY_HEADER_ENTRIES = Object.entries(API_SECURITY_HEADERS);
+
 /** The routes that take one image (multipart) and so a larger body. */
 const UPLOAD_PATHS = new Set(["/api/common/upload", "/api/service/upload", "/api/admin/service/upload"]);
 
@@ -57,12 +59,14 @@ export function createApi() {
   app.use("*", apiRequestContext());
 
   // nosniff, no framing, no referrer leaks: JSON answers are never rendered as anything else.
-  // Envelopes are made with these headers (envelope.ts); any other answer (a CSV, a file) gets them here.
+  // Envelopes are made with these headers and their queued cookies (envelope.ts); any other
+  // answer (a CSV, a file) gets both here.
   app.use("*", async (c, next) => {
     await next();
     if (carriesSecurityHeaders(c)) return;
     const h = c.res.headers;
-    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) if (!h.has(name)) h.set(name, value);
+    for (const [name, value] of SECURITY_HEADER_ENTRIES) if (!h.has(name)) h.set(name, value);
+    for (const cookie of c.get("set_cookies") ?? []) h.append("set-cookie", cookie);
   });
   app.use("*", detectLangEarly, async (c, next) => {
     isolateStartedMs();

@@ -38,9 +38,10 @@ const ENVELOPE_HEADERS = new Headers({ "content-type": "application/json", ...AP
 export const carriesSecurityHeaders = (c: Context<AppEnv>) => c.get("envelope") === c.res;
 
 /**
- * A cookie for this request's answer. The envelope's answer is made in one step with its headers
- * (`envelopeResponse`), not through Hono's `c.header()`, whose headers it would not carry: every
- * cookie the API sets goes through here (tests/unit/api-headers.test.ts holds it).
+ * A cookie for this request's answer, whatever the answer: an envelope appends it as it is made
+ * (`envelopeResponse`), any other answer gets it from the API's header middleware (app.ts). Not
+ * Hono's `c.header()`, which an envelope made in one step would not carry: every cookie the API
+ * sets goes through here (tests/unit/api-headers.test.ts holds it).
  */
 export function queueCookie(c: Context<AppEnv>, cookie: string) {
   c.set("set_cookies", [...(c.get("set_cookies") ?? []), cookie]);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { FixedStatement, fixedStatement } from "../../../worker/db/client";
+import { fixedStatement } from "../../../worker/db/client";
 import { transferSetStatements, type SetTransfer } from "../../../worker/domain/ledger/transfer";
 import { userAccount } from "../../../worker/domain/ledger/accounts";
 
@@ -25,8 +25,8 @@ describe("statements rendered once (decision 168)", () => {
     const base = { debit: userAccount(1, "available"), credit: userAccount(1, "locked_trade"), amount_micro: 5, code: "trade_stake", ref_type: "order" } as const;
     const byOrder: SetTransfer = { ...base, key: "k1", ref_order: { user_id: 1, request_key: "client:x" } };
     const byId: SetTransfer = { ...base, key: "k2", ref_id: "9" };
-    const [records, moves] = transferSetStatements([byOrder], 1) as FixedStatement[];
-    const [plainRecords] = transferSetStatements([byId], 1) as FixedStatement[];
+    const [records, moves] = transferSetStatements([byOrder], 1);
+    const [plainRecords] = transferSetStatements([byId], 1);
     expect(records.text).toContain("SELECT o.id FROM orders o");
     expect(plainRecords.text).not.toContain("FROM orders o");
     expect(moves.text).toMatch(/^UPDATE ledger_accounts/);

@@ -95,7 +95,6 @@ type QueueRow = { seq: number; kind: string; ref_id: string; payload: string | n
 /** An inbox row as the batch's one read gives it: a transfer's record and its accounts joined in (decision 168). */
 type BatchRow = QueueRow & {
   size: number;
-  cursor: number;
   t_id: number | null;
   t_code: string;
   t_ref_type: string;
@@ -124,7 +123,7 @@ type Made = { seq: number; kind: string; ref_id: string; user_id: number | null;
 export const nextBatchQuery = (max: number) => sql`
   WITH state AS (SELECT COALESCE((SELECT MAX(leaf_index) FROM log_leaves) + 1, 0) AS size, COALESCE((SELECT MAX(queue_seq) FROM log_leaves), 0) AS cursor),
   queue AS (SELECT seq, kind, ref_id, payload FROM log_queue WHERE seq > (SELECT cursor FROM state) ORDER BY seq LIMIT ${max + 1})
-  SELECT s.size, s.cursor, q.seq, q.kind, q.ref_id, q.payload,
+  SELECT s.size, q.seq, q.kind, q.ref_id, q.payload,
     t.id AS t_id, t.code AS t_code, t.ref_type AS t_ref_type, t.ref_id AS t_ref_id, t.amount_micro AS t_amount_micro, t.created_at_ms AS t_created_at_ms,
     d.owner_kind AS d_kind, d.user_id AS d_user, d.code AS d_code, c.owner_kind AS c_kind, c.user_id AS c_user, c.code AS c_code
   FROM state s
