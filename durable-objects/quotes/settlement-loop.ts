@@ -10,12 +10,12 @@ import type { Outcome } from "./notify";
 
 /** A delivery is settled once a tick at or after it exists, or this long after it regardless. */
 const SETTLE_WAIT_MS = 5_000;
-/** Due orders settled per database batch (six set-based statements, whatever the count). */
+/** Due orders settled per database batch (five set-based statements, whatever the count). */
 export const SETTLE_CHUNK = 500;
 /**
  * Due orders settled per alarm (or sweep call) at most; more due re-arms the alarm at once.
- * A chunk costs at most 1 read + 3 tries of (6 statements + 1 read of what is still open) =
- * 22 queries, so 20 chunks stay within 440 of D1's 1,000 per invocation. Not fewer: a re-armed
+ * A chunk costs at most 1 read + 3 tries of (5 statements + 1 read of what is still open) =
+ * 19 queries, so 20 chunks stay within 380 of D1's 1,000 per invocation. Not fewer: a re-armed
  * alarm starts a few hundred ms later (measured locally), which at 1,000 an alarm was most of
  * a 100,000-order burst's time; between chunks the loop keeps the beat and yields (decision 149).
  */

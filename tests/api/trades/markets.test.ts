@@ -7,7 +7,7 @@ import { checkOrder } from "../../../worker/domain/trades/order-check";
 import { decide, writeSettlements } from "../../../worker/domain/trades/settlement-writes";
 import { getProduct } from "../../../worker/domain/trades/products";
 import { writeOrders } from "../../../worker/domain/trades/order-writes";
-import type { Order } from "../../../worker/domain/trades/orders";
+import { orderTicks, type Order } from "../../../worker/domain/trades/orders";
 import { hubConfig, hubFor, hubStub } from "../../../worker/quotes";
 import { SETTLE_PER_INVOCATION } from "../../../durable-objects/quotes/settlement-loop";
 import { call, db, page, testEnv } from "../helpers";
@@ -104,14 +104,45 @@ describe("settled orders are frozen by the database", () => {
     expect(await refusal(db.update(orders).set({ status: "lost" }).where(eq(orders.id, row.id)))).toMatch(/settled orders are immutable/);
     expect(await refusal(db.update(orders).set({ payout_micro: 0 }).where(eq(orders.id, row.id)))).toMatch(/settled orders are immutable/);
     expect(await refusal(db.delete(orders).where(eq(orders.id, row.id)))).toMatch(/orders are never deleted/);
-    const audit = await db.select().from(order_ticks).where(eq(order_ticks.order_id, row.id));
-    expect(audit.length).toBeGreaterThan(0);
+    // Its audit ticks are in its row, frozen with it (decision 169).
+    expect(JSON.parse(settled.audit_ticks!).length).toBeGreaterThan(0);
+    expect(await refusal(db.update(orders).set({ audit_ticks: "[]" }).where(eq(orders.id, row.id)))).toMatch(/settled orders are immutable/);
+    // The ticks of orders settled before that column stay append-only rows.
+    await db.insert(order_ticks).values({ order_id: row.id, ts_ms: 1, price_e8: 1e8, role: "context" });
     expect(await refusal(db.update(order_ticks).set({ price_e8: 1 }).where(eq(order_ticks.order_id, row.id)))).toMatch(/order_ticks is append-only/);
     expect(await refusal(db.delete(order_ticks).where(eq(order_ticks.order_id, row.id)))).toMatch(/order_ticks is append-only/);
     const [after] = await db.select().from(orders).where(eq(orders.id, row.id));
     expect(after).toEqual(settled);
     expect(await balance(u.token)).toEqual({ available: 100 * USDT - 10.1 * USDT + 18 * USDT, locked: 0 });
     expect((await checkLedger(db)).ok).toBe(true);
+  });
+
+  it("an order settled before its ticks moved into its row still shows them, from their rows", async () => {
+    const p = await market();
+    const u = await user(100);
+    const open = await entered((await order(p.id, u.token, "up", "10")).data.id);
+    // As migration 0035 found it: settled, no audit_ticks, its ticks in order_ticks (unordered here).
+    const { id: _, ...fields } = open;
+    const [legacy] = await db
+      .insert(orders)
+      .values({ ...fields, request_key: `client:legacy-${open.id}`, status: "lost", settlement_price_e8: open.entry_price_e8! - 1_000_000, settlement_tick_ts_ms: open.delivery_at_ms - 500, payout_micro: 0, profit_micro: -open.stake_micro - open.fee_micro, settled_at_ms: open.delivery_at_ms, audit_ticks: null })
+      .returning();
+    const rows = [
+      { order_id: legacy.id, ts_ms: open.delivery_at_ms - 500, price_e8: open.entry_price_e8! - 1_000_000, role: "settlement" as const },
+      { order_id: legacy.id, ts_ms: open.entry_tick_ts_ms!, price_e8: open.entry_price_e8!, role: "entry" as const, trade_id: "42" },
+    ];
+    await db.insert(order_ticks).values(rows);
+    const info = await call("/api/order/orderinfo", { id: legacy.id }, { token: u.token });
+    expect(info.code).toBe(1);
+    expect(info.data.ticks.map((t: { ts: number; role: string }) => [t.role, t.ts])).toEqual([["entry", open.entry_tick_ts_ms], ["settlement", open.delivery_at_ms - 500]]);
+    // Read in one go with orders that keep theirs in the row, and an open one that has none.
+    const settled = await entered((await order(p.id, u.token, "down", "10")).data.id);
+    await writeSettlements(db, [decide(settled, [{ ts_ms: settled.entry_tick_ts_ms!, price_e8: settled.entry_price_e8! }, { ts_ms: settled.delivery_at_ms - 500, price_e8: settled.entry_price_e8! - 1_000_000 }])], Date.now());
+    const [settledRow] = await db.select().from(orders).where(eq(orders.id, settled.id));
+    const ticks = await orderTicks(db, [legacy, settledRow, open]);
+    expect([...ticks.keys()].sort()).toEqual([legacy.id, settled.id].sort());
+    expect(ticks.get(legacy.id)!.map((t) => t.trade_id)).toEqual(["42", null]);
+    expect(ticks.get(settled.id)!.filter((t) => t.role !== "context").map((t) => t.role)).toEqual(["entry", "settlement"]);
   });
 });
 

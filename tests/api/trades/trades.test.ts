@@ -6,6 +6,7 @@ import { checkOrder } from "../../../worker/domain/trades/order-check";
 import { decide, writeSettlements } from "../../../worker/domain/trades/settlement-writes";
 import { getProduct } from "../../../worker/domain/trades/products";
 import { writeOrders } from "../../../worker/domain/trades/order-writes";
+import { orderTicks, type Order } from "../../../worker/domain/trades/orders";
 import { hubFor } from "../../../worker/quotes";
 import { call, db, testEnv } from "../helpers";
 import { rkey } from "../money/helpers";
@@ -285,7 +286,7 @@ describe("settlement", () => {
     const u = await user(100);
     const product = (await getProduct(db, FAST_ID))!;
     const entry = { ts_ms: Date.now() - 10_000, price_e8: 100 * 1e8 };
-    const placed = [];
+    const placed: Order[] = [];
     for (const direction of ["up", "down", "up"] as const) {
       const c = checkOrder(product, { user_id: u.id, product_id: FAST_ID, direction, stake_micro: 10 * USDT, seconds: 2, quote_price_e8: entry.price_e8, request_key: `client:${rkey("chunk")}` }, entry, entry.ts_ms);
       if (c.status !== "ok") throw new Error(c.status);
@@ -303,10 +304,10 @@ describe("settlement", () => {
     client.batch = (s: unknown[]) => (sizes.push(s.length), realBatch(s));
     try {
       expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 3, already: 0 });
-      expect(sizes).toEqual([6]); // guards, order updates, audit ticks, transfer records, balances, owners' notices: one set-based statement each
+      expect(sizes).toEqual([5]); // guards, order updates with their audit ticks, transfer records, balances, owners' notices: one set-based statement each
       sizes.length = 0;
       expect(await writeSettlements(db, decided, Date.now())).toEqual({ settled: 0, already: 3 });
-      expect(sizes).toEqual([6]); // refused once; none still open, so nothing is retried
+      expect(sizes).toEqual([5]); // refused once; none still open, so nothing is retried
     } finally {
       client.batch = realBatch;
     }
@@ -316,8 +317,12 @@ describe("settlement", () => {
       ["lost", 102 * 1e8, -10_100_000],
       ["won", 102 * 1e8, 8_400_000], // 8.50 income less the 0.10 fee
     ]);
-    const audit = await db.select().from(order_ticks).where(eq(order_ticks.order_id, placed[0].id));
+    // The audit ticks are in the order's own row (decision 169), none in the older table.
+    const audit = (await orderTicks(db, rows)).get(placed[0].id) ?? [];
     expect(audit.filter((t) => t.role !== "context").map((t) => [t.role, t.ts_ms])).toEqual([["entry", entry.ts_ms + 1000], ["settlement", entry.ts_ms + 2000]]);
+    expect(audit.map((t) => t.ts_ms)).toEqual(ticks.map((t) => t.ts_ms));
+    expect(JSON.parse(rows.find((o) => o.id === placed[0].id)!.audit_ticks!)[1]).toEqual([entry.ts_ms + 1000, 101 * 1e8, "entry", null]);
+    expect(await db.select().from(order_ticks).where(inArray(order_ticks.order_id, placed.map((o) => o.id)))).toEqual([]);
     const moves = await db.select().from(transitions).where(and(eq(transitions.entity, "order"), inArray(transitions.entity_id, placed.map((o) => o.id))));
     expect(moves.map((m) => m.to_state).sort()).toEqual(["lost", "won", "won"]);
     expect(await balance(u.token)).toEqual({ available: 100 * USDT - 3 * 10.1 * USDT + 2 * 18.5 * USDT, locked: 0 });

@@ -104,6 +104,14 @@ export const orders = sqliteTable(
     terms_version: integer("terms_version").notNull().default(1),
     /** Whose money: "real", or "demo" (a demo deployment's own accounts, never withdrawable). */
     wallet: text("wallet", { enum: ["real", "demo"] }).notNull().default("real"),
+    /**
+     * The ticks the order's audit shows (around acceptance and around delivery, the two that
+     * decided it marked), written once by the settling UPDATE and frozen with the order by
+     * `orders_settled_frozen`: JSON `[[ts_ms, price_e8, role, trade_id | null], ...]`, oldest
+     * first. Null while open, and for orders settled before migration 0035, whose ticks are
+     * rows of `order_ticks` (decision 169; read both ways by `orderTicks`, orders.ts).
+     */
+    audit_ticks: text("audit_ticks"),
   },
   (t) => [
     uniqueIndex("orders_request_unique").on(t.user_id, t.request_key),
@@ -116,7 +124,10 @@ export const orders = sqliteTable(
   ],
 );
 
-/** The ticks an order's audit shows: around entry and around delivery; `used` marks the two that decided it. */
+/**
+ * The audit ticks of orders settled before migration 0035, a row each (append-only). Settlement
+ * no longer writes here: an order's ticks are its `audit_ticks` column (decision 169).
+ */
 export const order_ticks = sqliteTable(
   "order_ticks",
   {

@@ -13,7 +13,8 @@ import { log_checkpoints } from "../../db/schema";
 import { appendHashes, treeRoot, type HashId } from "./merkle";
 import { checkpointBody, publicKeyOf, signNote, verifierKey } from "./note";
 import { entryBundlesToWrite, hashTilesToWrite, tileReader, TILE_WIDTH } from "./tiles";
-import { accountName, orderLeaf, transferLeaf, type AccountRow, type OrderRow, type OrderTickRow, type TransferRow } from "./leaves";
+import { accountName, orderLeaf, transferLeaf, type AccountRow, type TransferRow } from "./leaves";
+import { orderTicks, type Order } from "../trades/orders";
 import { b64encode, HANDOVER_LINE, hex, leafHash, openNote, type Hash } from "./verify";
 
 /**
@@ -136,15 +137,13 @@ export const nextBatchQuery = (max: number) => sql`
 /** Makes the leaves of these inbox rows: transfers from the columns joined in, orders read with their ticks. */
 async function makeLeaves(db: Db, rows: BatchRow[], pseudonym: (user_id: number) => string): Promise<Made[]> {
   const orderIds = rows.filter((r) => r.kind === "order").map((r) => Number(r.ref_id));
-  const orders = new Map<number, OrderRow>();
-  const ticks = new Map<number, OrderTickRow[]>();
-  for (const chunk of chunks(orderIds, 90)) {
-    const ids = sql.join(chunk.map((id) => sql`${id}`), sql`, `);
-    for (const o of await db.all<OrderRow>(sql`SELECT * FROM orders WHERE id IN (${ids})`)) orders.set(o.id, o);
-    for (const t of await db.all<OrderTickRow & { order_id: number }>(sql`SELECT order_id, ts_ms, price_e8, role, trade_id FROM order_ticks WHERE order_id IN (${ids}) ORDER BY ts_ms`)) {
-      ticks.set(t.order_id, [...(ticks.get(t.order_id) ?? []), { ts_ms: t.ts_ms, price_e8: t.price_e8, role: t.role, trade_id: t.trade_id }]);
-    }
+  const orders = new Map<number, Order>();
+  if (orderIds.length > 0) {
+    // One read for the batch's orders (their ticks in their rows, decision 169); only orders
+    // settled before that column read their ticks' rows.
+    for (const o of await db.all<Order>(sql`SELECT * FROM orders WHERE id IN (SELECT value FROM json_each(${JSON.stringify(orderIds)}))`)) orders.set(o.id, o);
   }
+  const ticks = await orderTicks(db, [...orders.values()]);
   return rows.map((r) => {
     if (r.kind === "transfer") {
       if (r.t_id === null) throw new Error(`log: transfer ${r.ref_id} is gone`);
@@ -162,12 +161,6 @@ async function makeLeaves(db: Db, rows: BatchRow[], pseudonym: (user_id: number)
     if (r.payload === null) throw new Error(`log: ${r.kind} ${r.ref_id} has no leaf`);
     return { seq: r.seq, kind: r.kind, ref_id: r.ref_id, user_id: null, leaf: r.payload };
   });
-}
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
 }
 
 /**
