@@ -242,7 +242,7 @@ export class OrderIntake {
    * hub's back (only tests and benches do that) after it last loaded the exposure: the figures
    * stop at zero and are read again from the database at the next use.
    */
-  release(settled: readonly Order[]) {
+  release(settled: readonly ExposureOrder[]) {
     if (!this.committed) return;
     let e = this.committed;
     for (const o of settled) e = withOrder(e, o, -1);

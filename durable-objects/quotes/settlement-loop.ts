@@ -3,7 +3,7 @@
  * settlement is exactly-once through the D1 transition guard (see writeSettlements).
  */
 import type { Db } from "../../worker/db/client";
-import { decide, dueOrders, writeSettlements, type Settlement } from "../../worker/domain/trades/settlement-writes";
+import { decide, dueOrders, writeSettlements, type DueOrder, type Settlement } from "../../worker/domain/trades/settlement-writes";
 import type { Order } from "../../worker/domain/trades/orders";
 import type { Tick } from "../../worker/domain/trades/settlement";
 import type { Outcome } from "./notify";
@@ -26,7 +26,7 @@ const TICKS_AFTER_MS = 5_000;
 
 /** Where due orders are read and settlements written (D1 in the hub; a fake in tests). */
 export type DueOrders = {
-  due(symbol: string, horizon_ms: number, limit: number): Promise<Order[]>;
+  due(symbol: string, horizon_ms: number, limit: number): Promise<DueOrder[]>;
   write(items: Settlement[], now_ms: number, onSettled: (written: readonly Settlement[]) => void): Promise<{ settled: number; already: number }>;
 };
 
@@ -41,7 +41,7 @@ export type SettlementDeps = {
   /** The hub's ticks (TickStore). */
   ticks: { ticks(from_ms: number, to_ms: number): Tick[]; latest(): Tick | null };
   /** The hub's open exposure (OrderIntake): a settlement write counts as an order write, and settled orders leave it. */
-  exposure: { track<T>(write: () => Promise<T>): Promise<T>; release(settled: readonly Order[]): void };
+  exposure: { track<T>(write: () => Promise<T>): Promise<T>; release(settled: readonly DueOrder[]): void };
   notify(user_id: number, outcomes: Outcome[]): Promise<unknown>;
   /** Between batches: the tick of a second that passed. */
   keepBeat(): void;
@@ -88,7 +88,7 @@ export async function settleDue(deps: SettlementDeps, orders: DueOrders, symbol:
 }
 
 /** Decides a batch of due orders from the ticks and writes it; the exposure drops by what was written. */
-async function writeDue(deps: SettlementDeps, orders: DueOrders, due: Order[], now: number) {
+async function writeDue(deps: SettlementDeps, orders: DueOrders, due: DueOrder[], now: number) {
   let from = Infinity;
   let to = -Infinity;
   for (const o of due) {

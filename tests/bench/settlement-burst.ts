@@ -329,7 +329,7 @@ export async function benchSettlementBurst(opts: { port: number; stateDir: strin
     let size = -1;
     let still = 0;
     for (let i = 0; i < Math.min(240, (120 * total) / 10_000) && still < 6; i += 1) {
-      const now = JSON.parse((await timedRequest(`${base}/api/proof/checkpoint`)).text || "{}")?.data?.tree_size ?? 0;
+      const now = Number(((await timedRequest(`${base}/api/proof/checkpoint`)).body?.data as { tree_size?: number } | undefined)?.tree_size ?? 0);
       still = now === size ? still + 1 : 0;
       size = now;
       await sleep(500);

@@ -15,6 +15,7 @@ function mk(id: number, user_id: number, delivery_at_ms = T - 1_000): Order {
 /** Open orders in memory, read as dueOrders reads D1 (oldest delivery, then user, then id). */
 function fakeOrders(list: Order[]) {
   const horizons: number[] = [];
+  const byId = new Map(list.map((o) => [o.id, o]));
   const orders: DueOrders = {
     due: async (_symbol, horizon_ms, limit) => {
       horizons.push(horizon_ms);
@@ -24,7 +25,7 @@ function fakeOrders(list: Order[]) {
         .slice(0, limit);
     },
     write: async (items: Settlement[], _now, onSettled) => {
-      for (const s of items) s.order.status = s.outcome.status;
+      for (const s of items) byId.get(s.order.id)!.status = s.outcome.status;
       onSettled(items);
       return { settled: items.length, already: 0 };
     },

@@ -20,14 +20,35 @@ import { auditTicksColumn, type Order } from "./orders";
  * only the orders it returns instead of sorting every due one (a read took 56 ms with 100,000
  * due in one second, and a burst's cost grew with its square: decision 149).
  */
-export async function dueOrders(db: Db, symbol: string, now_ms: number, limit = 500): Promise<Order[]> {
+export async function dueOrders(db: Db, symbol: string, now_ms: number, limit = 500): Promise<DueOrder[]> {
   return dueOrdersQuery(db, symbol, now_ms, limit);
 }
+
+/**
+ * What settling an order reads of it: its owner and wallet, its side, money and terms, its times
+ * and the entry the hub stored. Not the whole row: a burst reads every due order once, and the
+ * rest (its request key and hash, its quote, symbol and feed) only made each read's answer
+ * several times larger for the database to send and the hub to take apart.
+ */
+const DUE_COLUMNS = {
+  id: orders.id,
+  user_id: orders.user_id,
+  wallet: orders.wallet,
+  direction: orders.direction,
+  stake_micro: orders.stake_micro,
+  fee_micro: orders.fee_micro,
+  profit_rate_bp: orders.profit_rate_bp,
+  created_at_ms: orders.created_at_ms,
+  delivery_at_ms: orders.delivery_at_ms,
+  entry_price_e8: orders.entry_price_e8,
+  entry_tick_ts_ms: orders.entry_tick_ts_ms,
+};
+export type DueOrder = Pick<Order, keyof typeof DUE_COLUMNS>;
 
 /** The query of `dueOrders` (its plan is tested: tests/api/trades/query-plans.test.ts). */
 export function dueOrdersQuery(db: Db, symbol: string, now_ms: number, limit: number) {
   return db
-    .select()
+    .select(DUE_COLUMNS)
     .from(orders)
     .where(and(eq(orders.status, "open"), lte(orders.delivery_at_ms, now_ms), eq(orders.symbol, symbol)))
     .orderBy(asc(orders.delivery_at_ms), asc(orders.user_id), asc(orders.id))
@@ -44,7 +65,7 @@ export async function overdueSymbols(db: Db, now_ms: number, grace_ms: number): 
 }
 
 /** The money of one outcome: every transfer keyed by the order, so it can only happen once. */
-function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
+function settlementTransfers(o: DueOrder, outcome: Outcome): Transfer[] {
   const t = (suffix: string, debit: Transfer["debit"], credit: Transfer["credit"], amount_micro: number, code: string): Transfer => ({
     key: `order:${o.id}:settle:${suffix}`,
     debit,
@@ -66,7 +87,7 @@ function settlementTransfers(o: Order, outcome: Outcome): Transfer[] {
 
 export type AuditTick = { ts_ms: number; price_e8: number; trade_id?: string; role: "entry" | "settlement" | "context" };
 
-export type Settlement = { order: Order; outcome: Outcome; audit: AuditTick[] };
+export type Settlement = { order: DueOrder; outcome: Outcome; audit: AuditTick[] };
 
 /**
  * A chunk of settlements as ONE batch of five set-based statements, however many orders it
@@ -161,7 +182,7 @@ export function storedEntry(o: Pick<Order, "entry_price_e8" | "entry_tick_ts_ms"
 }
 
 /** Settles orders against the symbol's ticks (oldest first), keeping the audit ticks. */
-export function decide(order: Order, ticks: readonly Tick[]): Settlement {
+export function decide(order: DueOrder, ticks: readonly Tick[]): Settlement {
   const outcome = settle(
     { direction: order.direction, accepted_at_ms: order.created_at_ms, entry: storedEntry(order), stake_micro: order.stake_micro, fee_micro: order.fee_micro, profit_rate_bp: order.profit_rate_bp, delivery_at_ms: order.delivery_at_ms },
     ticks,
