@@ -165,7 +165,8 @@ async function makeLeaves(db: Db, rows: BatchRow[], pseudonym: (user_id: number)
 
 /**
  * Appends the next batch of the inbox. Answers how many leaves went in, the new size and whether
- * more rows are waiting. `publish_checkpoint` false: the bucket's `checkpoint` is left for the
+ * more rows are waiting. The bucket's `checkpoint` is written when no more are waiting;
+ * `publish_checkpoint` false: never, it is left for the
  * witnesses' round to write once a quorum cosigned (decision 108).
  */
 export async function appendBatch(
@@ -208,7 +209,11 @@ export async function appendBatch(
       db.insert(log_checkpoints).values({ tree_size: new_size, root_hash: b64encode(root), note, created_at_ms: now_ms }),
     ]),
   );
-  if (publish_checkpoint) await store.put("checkpoint", new TextEncoder().encode(note));
+  // While more rows wait, the next batch follows at once and signs a newer checkpoint: the
+  // bucket's copy is written by the batch that empties the inbox (each batch's checkpoint is
+  // still recorded above, and the API serves it). A bucket write a batch was a quarter of a
+  // drain's writes: about 1.7 ms of the local thread each, a round trip in production.
+  if (publish_checkpoint && !more) await store.put("checkpoint", new TextEncoder().encode(note));
   return { appended: made.length, tree_size: new_size, more };
 }
 
