@@ -5,7 +5,7 @@
  * ledger, notices), each chunk once.
  */
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { d1Statements, type Db } from "../../db/client";
+import { d1Statements, fixedStatement, type Db } from "../../db/client";
 import { orders } from "../../db/schema";
 import { tradeAccounts } from "../ledger/accounts";
 import { classifyMoneyError, transferSetStatements, type Transfer } from "../ledger/transfer";
@@ -89,35 +89,57 @@ export type AuditTick = { ts_ms: number; price_e8: number; trade_id?: string; ro
 
 export type Settlement = { order: DueOrder; outcome: Outcome; audit: AuditTick[] };
 
+/** Where each field sits in a settlement's row of a chunk's JSON (arrays: half the bytes of named fields for SQLite to read, twice). */
+const ROW = { id: 0, status: 1, reason: 2, price: 3, ts: 4, entry_price: 5, entry_ts: 6, payout: 7, profit: 8, audit: 9 } as const;
+const field = (name: keyof typeof ROW) => sql.raw(`json_extract(j.value, '$[${ROW[name]}]')`);
+
+/** The transition guards: `(now_ms, rows)`. */
+const SETTLED_TRANSITIONS = fixedStatement(sql`INSERT INTO transitions (entity, entity_id, from_state, to_state, actor_kind, actor_id, reason, created_at_ms)
+  SELECT 'order', (SELECT o.id FROM orders o WHERE o.id = ${field("id")} AND o.status = 'open'), 'open', ${field("status")}, 'system', NULL, ${field("reason")}, ${sql.placeholder("now_ms")}
+  FROM json_each(${sql.placeholder("rows")}) AS j`);
+
+/**
+ * The order updates: `(now_ms, rows)`. The guard above already proved every order open; joined
+ * on the primary key, so SQLite looks each order up by id instead of scanning the open ones.
+ * The entry the hub stored stays; one it had not stored yet is the one settlement found. The
+ * audit ticks go in the same row (decision 169): a row per tick in order_ticks, about 7.7 an
+ * order, was a fifth of a settlement burst's time.
+ */
+const SETTLED_ORDERS = fixedStatement(sql`UPDATE orders SET status = s.status, settlement_price_e8 = s.price, settlement_tick_ts_ms = s.ts, payout_micro = s.payout, profit_micro = s.profit, void_reason = s.reason, settled_at_ms = ${sql.placeholder("now_ms")},
+    entry_price_e8 = COALESCE(orders.entry_price_e8, s.entry_price), entry_tick_ts_ms = COALESCE(orders.entry_tick_ts_ms, s.entry_ts), audit_ticks = s.audit
+  FROM (SELECT ${field("id")} AS id, ${field("status")} AS status, ${field("price")} AS price, ${field("ts")} AS ts, ${field("entry_price")} AS entry_price, ${field("entry_ts")} AS entry_ts, ${field("payout")} AS payout, ${field("profit")} AS profit, ${field("reason")} AS reason, ${field("audit")} AS audit FROM json_each(${sql.placeholder("rows")}) AS j) AS s
+  WHERE orders.id = s.id`);
+
 /**
  * A chunk of settlements as ONE batch of five set-based statements, however many orders it
  * holds: the transition guards, the order updates (their audit ticks in them), the transfer
- * records, the account balances and the notices, each over one JSON parameter (SQLite's json_each). Every statement of a
- * batch counts toward D1's 1,000 queries per invocation, so a statement per order or per
- * transfer would cap a burst at a few hundred orders per invocation. If any order of the
- * chunk is no longer open, the guard's NOT NULL fails and nothing of the chunk is written.
+ * records, the account balances and the notices, each over one JSON parameter (SQLite's
+ * json_each), each rendered once (`fixedStatement`). Every statement of a batch counts toward
+ * D1's 1,000 queries per invocation, so a statement per order or per transfer would cap a burst
+ * at a few hundred orders per invocation. If any order of the chunk is no longer open, the
+ * guard's NOT NULL fails and nothing of the chunk is written.
  */
 function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: number): D1PreparedStatement[] {
   const rows = JSON.stringify(
     part.map(({ order: o, outcome, audit }) => {
       const at = outcome.status === "void" ? null : outcome.settlement;
-      return { id: o.id, status: outcome.status, reason: outcome.status === "void" ? outcome.reason : "", price: at?.price_e8 ?? null, ts: at?.ts_ms ?? null, entry_price: outcome.entry?.price_e8 ?? null, entry_ts: outcome.entry?.ts_ms ?? null, payout: outcome.payout_micro, profit: outcome.profit_micro, audit: auditTicksColumn(audit) };
+      const row: unknown[] = [];
+      row[ROW.id] = o.id;
+      row[ROW.status] = outcome.status;
+      row[ROW.reason] = outcome.status === "void" ? outcome.reason : "";
+      row[ROW.price] = at?.price_e8 ?? null;
+      row[ROW.ts] = at?.ts_ms ?? null;
+      row[ROW.entry_price] = outcome.entry?.price_e8 ?? null;
+      row[ROW.entry_ts] = outcome.entry?.ts_ms ?? null;
+      row[ROW.payout] = outcome.payout_micro;
+      row[ROW.profit] = outcome.profit_micro;
+      row[ROW.audit] = auditTicksColumn(audit);
+      return row;
     }),
   );
-  const field = (name: string) => sql.raw(`json_extract(j.value, '$.${name}')`);
   return d1Statements(db, [
-    sql`INSERT INTO transitions (entity, entity_id, from_state, to_state, actor_kind, actor_id, reason, created_at_ms)
-      SELECT 'order', (SELECT o.id FROM orders o WHERE o.id = ${field("id")} AND o.status = 'open'), 'open', ${field("status")}, 'system', NULL, ${field("reason")}, ${now_ms}
-      FROM json_each(${rows}) AS j`,
-    // The guard above already proved every order open; joined on the primary key, so SQLite
-    // looks each order up by id instead of scanning the open ones.
-    // The entry the hub stored stays; one it had not stored yet is the one settlement found.
-    // The audit ticks go in the same row (decision 169): a row per tick in order_ticks, about 7.7
-    // an order, was a fifth of a settlement burst's time.
-    sql`UPDATE orders SET status = s.status, settlement_price_e8 = s.price, settlement_tick_ts_ms = s.ts, payout_micro = s.payout, profit_micro = s.profit, void_reason = s.reason, settled_at_ms = ${now_ms},
-        entry_price_e8 = COALESCE(orders.entry_price_e8, s.entry_price), entry_tick_ts_ms = COALESCE(orders.entry_tick_ts_ms, s.entry_ts), audit_ticks = s.audit
-      FROM (SELECT ${field("id")} AS id, ${field("status")} AS status, ${field("price")} AS price, ${field("ts")} AS ts, ${field("entry_price")} AS entry_price, ${field("entry_ts")} AS entry_ts, ${field("payout")} AS payout, ${field("profit")} AS profit, ${field("reason")} AS reason, ${field("audit")} AS audit FROM json_each(${rows}) AS j) AS s
-      WHERE orders.id = s.id`,
+    SETTLED_TRANSITIONS(now_ms, rows),
+    SETTLED_ORDERS(now_ms, rows),
     ...transferSetStatements(
       part.flatMap((s) => settlementTransfers(s.order, s.outcome)),
       now_ms,
@@ -133,10 +155,12 @@ function settlementChunkStatements(db: Db, part: readonly Settlement[], now_ms: 
 function settledNoticesStatement(part: readonly Settlement[], now_ms: number) {
   const notices = settledNotices(part.map(({ order: o, outcome }) => ({ id: o.id, user_id: o.user_id, stake_micro: o.stake_micro, payout_micro: outcome.payout_micro })));
   const rows = JSON.stringify(notices.map((n) => [n.user_id, JSON.stringify(n.params), n.dedupe_key]));
-  return sql`INSERT INTO notifications (user_id, kind, params_json, dedupe_key, created_at_ms)
-    SELECT json_extract(value, '$[0]'), 'orders_settled', json_extract(value, '$[1]'), json_extract(value, '$[2]'), ${now_ms} FROM json_each(${rows}) WHERE true
-    ON CONFLICT DO NOTHING`;
+  return SETTLED_NOTICES(now_ms, rows);
 }
+/** `(now_ms, rows)`: each row `[user_id, params_json, dedupe_key]`. */
+const SETTLED_NOTICES = fixedStatement(sql`INSERT INTO notifications (user_id, kind, params_json, dedupe_key, created_at_ms)
+    SELECT json_extract(value, '$[0]'), 'orders_settled', json_extract(value, '$[1]'), json_extract(value, '$[2]'), ${sql.placeholder("now_ms")} FROM json_each(${sql.placeholder("rows")}) WHERE true
+    ON CONFLICT DO NOTHING`);
 
 /** Which of these orders are still open (one query; a refused chunk retries only those). */
 async function stillOpen(db: Db, ids: readonly number[]): Promise<Set<number>> {
