@@ -1,4 +1,4 @@
-import { is, Placeholder, SQL } from "drizzle-orm";
+import { is, Placeholder, sql, SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createTableRelationsHelpers, extractTablesRelationalConfig } from "drizzle-orm/relations";
 import { DrizzleD1Database, type drizzle } from "drizzle-orm/d1";
@@ -75,6 +75,13 @@ export function lazyDb(d1: () => D1Database): Db {
 export { schema };
 
 type Query = { sql: string; params: unknown[] };
+
+/**
+ * Field `i` of a row in a set statement's JSON parameter (`json_each(...)`): the one way the set
+ * statements read their rows. `row` is the json_each value's name in the statement (`value`,
+ * or `j.value` under an alias).
+ */
+export const jsonAt = (i: number, row: "value" | "j.value" = "value") => sql.raw(`json_extract(${row}, '$[${i}]')`);
 
 /**
  * A statement whose SQL text was rendered once (`fixedStatement`) and is bound at each use. The

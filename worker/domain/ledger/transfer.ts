@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { d1Statements, fixedStatement, type Db } from "../../db/client";
+import { d1Statements, fixedStatement, jsonAt, type Db } from "../../db/client";
 import type { AccountKey } from "./accounts";
 
 export type Transfer = {
@@ -87,7 +87,7 @@ export function transferSetStatements(transfers: readonly SetTransfer[], now_ms:
   return [records(JSON.stringify(rows)), ACCOUNT_MOVES(JSON.stringify(accounts))];
 }
 
-const at = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+const at = (i: number) => jsonAt(i, "j.value");
 /** A set's transfer records, each with its balances after; `ref` is the record's ref_id. */
 const transferRecords = (ref: SQL) =>
   fixedStatement(sql`INSERT INTO ledger_transfers (transfer_key, debit_account_id, credit_account_id, amount_micro, code, ref_type, ref_id, debit_balance_after_micro, credit_balance_after_micro, created_at_ms)

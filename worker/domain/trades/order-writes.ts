@@ -4,7 +4,7 @@
  * answer, and replays answered with the order first written.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { d1Statements, fixedStatement, type Db } from "../../db/client";
+import { d1Statements, fixedStatement, jsonAt, type Db } from "../../db/client";
 import { refusedBy } from "../../db/refusal";
 import { orders } from "../../db/schema";
 import { tradeAccounts } from "../ledger/accounts";
@@ -114,7 +114,7 @@ export function orderSetStatements(db: Db, items: readonly CheckedOrder[]): D1Pr
   return d1Statements(db, [ORDER_ROWS(rows), ...transferSetStatements(items.flatMap(orderTransfers), items[0]?.now_ms ?? 0)]);
 }
 
-const at = (i: number) => sql.raw(`json_extract(value, '$[${i}]')`);
+const at = (i: number) => jsonAt(i);
 /** A group's order rows, from one JSON parameter, returned (rendered once: client.ts `fixedStatement`). */
 const ORDER_ROWS = fixedStatement(sql`INSERT INTO orders (user_id, product_id, symbol, direction, stake_micro, fee_micro, profit_rate_bp, seconds, quote_price_e8, created_at_ms, delivery_at_ms, status, request_key, request_hash, feed, terms_version, wallet)
       SELECT ${at(0)}, ${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)}, ${at(7)}, ${at(8)}, ${at(9)}, ${at(10)}, 'open', ${at(11)}, ${at(12)}, ${at(13)}, ${at(14)}, ${at(15)}
@@ -210,7 +210,7 @@ export async function writeOrders(db: Db, items: readonly CheckedOrder[]): Promi
 /** The read of `classifyGroup` (exported for its query-plan test): each lookup by a unique key or index. */
 export function groupVerdictsQuery(items: readonly CheckedOrder[]) {
   const rows = JSON.stringify(items.map((o) => [o.input.user_id, o.input.request_key, tradeAccounts(o.input.user_id, o.wallet ?? "real").free, o.product.id, o.now_ms]));
-  const at = (i: number) => sql.raw(`json_extract(j.value, '$[${i}]')`);
+  const at = (i: number) => jsonAt(i, "j.value");
   return sql`SELECT j.key AS c_at,
       (SELECT a.balance_micro FROM ledger_accounts a WHERE a.account_key = ${at(2)}) AS c_free,
       EXISTS (SELECT 1 FROM self_exclusions s WHERE s.user_id = ${at(0)} AND s.until_ms > ${at(4)}) AS c_excluded,

@@ -58,6 +58,10 @@ export async function orderTicks(db: Db, list: readonly Pick<Order, "id" | "stat
     .from(order_ticks)
     .where(sql`${order_ticks.order_id} IN (SELECT value FROM json_each(${JSON.stringify(older)}))`)
     .orderBy(asc(order_ticks.order_id), asc(order_ticks.ts_ms));
-  for (const t of rows) out.set(t.order_id, [...(out.get(t.order_id) ?? []), { ts_ms: t.ts_ms, price_e8: t.price_e8, role: t.role, trade_id: t.trade_id }]);
+  for (const t of rows) {
+    const list = out.get(t.order_id) ?? [];
+    if (list.length === 0) out.set(t.order_id, list);
+    list.push({ ts_ms: t.ts_ms, price_e8: t.price_e8, role: t.role, trade_id: t.trade_id });
+  }
   return out;
 }

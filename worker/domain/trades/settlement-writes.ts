@@ -5,7 +5,7 @@
  * ledger, notices), each chunk once.
  */
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { d1Statements, fixedStatement, type Db } from "../../db/client";
+import { d1Statements, fixedStatement, jsonAt, type Db } from "../../db/client";
 import { orders } from "../../db/schema";
 import { tradeAccounts } from "../ledger/accounts";
 import { classifyMoneyError, transferSetStatements, type Transfer } from "../ledger/transfer";
@@ -91,7 +91,7 @@ export type Settlement = { order: DueOrder; outcome: Outcome; audit: AuditTick[]
 
 /** Where each field sits in a settlement's row of a chunk's JSON (arrays: half the bytes of named fields for SQLite to read, twice). */
 const ROW = { id: 0, status: 1, reason: 2, price: 3, ts: 4, entry_price: 5, entry_ts: 6, payout: 7, profit: 8, audit: 9 } as const;
-const field = (name: keyof typeof ROW) => sql.raw(`json_extract(j.value, '$[${ROW[name]}]')`);
+const field = (name: keyof typeof ROW) => jsonAt(ROW[name], "j.value");
 
 /** The transition guards: `(now_ms, rows)`. */
 const SETTLED_TRANSITIONS = fixedStatement(sql`INSERT INTO transitions (entity, entity_id, from_state, to_state, actor_kind, actor_id, reason, created_at_ms)
@@ -159,7 +159,7 @@ function settledNoticesStatement(part: readonly Settlement[], now_ms: number) {
 }
 /** `(now_ms, rows)`: each row `[user_id, params_json, dedupe_key]`. */
 const SETTLED_NOTICES = fixedStatement(sql`INSERT INTO notifications (user_id, kind, params_json, dedupe_key, created_at_ms)
-    SELECT json_extract(value, '$[0]'), 'orders_settled', json_extract(value, '$[1]'), json_extract(value, '$[2]'), ${sql.placeholder("now_ms")} FROM json_each(${sql.placeholder("rows")}) WHERE true
+    SELECT ${jsonAt(0)}, 'orders_settled', ${jsonAt(1)}, ${jsonAt(2)}, ${sql.placeholder("now_ms")} FROM json_each(${sql.placeholder("rows")}) WHERE true
     ON CONFLICT DO NOTHING`);
 
 /** Which of these orders are still open (one query; a refused chunk retries only those). */

@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { d1Statements, type Db } from "../../db/client";
+import { d1Statements, fixedStatement, jsonAt, type Db } from "../../db/client";
 import { log_checkpoints } from "../../db/schema";
 import { appendHashes, treeRoot, type HashId } from "./merkle";
 import { checkpointBody, publicKeyOf, signNote, verifierKey } from "./note";
@@ -202,10 +202,9 @@ export async function appendBatch(
   const note = keys.handover_from ? await signHandover(store, keys, keys.handover_from, new_size, root) : signNote(checkpointBody(keys.origin, new_size, root), keys.origin, keys.signing_seed);
   // The batch's leaves as one statement over one JSON parameter (not an insert per 15 rows).
   const leafRows = JSON.stringify(made.map((m, i) => [tree_size + i, m.seq, m.kind, m.ref_id, m.user_id, m.leaf]));
-  const at = (i: number) => sql.raw(`json_extract(value, '$[${i}]')`);
   await db.$client.batch(
     d1Statements(db, [
-      sql`INSERT INTO log_leaves (leaf_index, queue_seq, kind, ref_id, user_id, leaf) SELECT ${at(0)}, ${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)} FROM json_each(${leafRows}) WHERE true ORDER BY key`,
+      LEAF_ROWS(leafRows),
       db.insert(log_checkpoints).values({ tree_size: new_size, root_hash: b64encode(root), note, created_at_ms: now_ms }),
     ]),
   );
@@ -216,6 +215,11 @@ export async function appendBatch(
   if (publish_checkpoint && !more) await store.put("checkpoint", new TextEncoder().encode(note));
   return { appended: made.length, tree_size: new_size, more };
 }
+
+/** A batch's leaves, each row `[leaf_index, queue_seq, kind, ref_id, user_id, leaf]` (rendered once). */
+const LEAF_ROWS = fixedStatement(
+  sql`INSERT INTO log_leaves (leaf_index, queue_seq, kind, ref_id, user_id, leaf) SELECT ${jsonAt(0)}, ${jsonAt(1)}, ${jsonAt(2)}, ${jsonAt(3)}, ${jsonAt(4)}, ${jsonAt(5)} FROM json_each(${sql.placeholder("rows")}) WHERE true ORDER BY key`,
+);
 
 /**
  * The handover checkpoint: its body names the new verifier key, and the old key signs it, then

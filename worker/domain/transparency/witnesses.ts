@@ -12,7 +12,7 @@
  * cosigned.
  */
 import { desc, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { jsonAt, type Db } from "../../db/client";
 import { log_checkpoints } from "../../db/schema";
 import { consistencyProof } from "./merkle";
 import { tileReader } from "./tiles";
@@ -233,8 +233,7 @@ export async function witnessRound(
   if (cosigned.length > 0) {
     // One statement, one JSON parameter, whatever the number of witnesses.
     const rows = JSON.stringify(cosigned.map((c) => [latest.tree_size, c.witness.name, hex(c.witness.key_id), c.timestamp_s, c.line, now_ms]));
-    const at = (i: number) => sql.raw(`json_extract(value, '$[${i}]')`);
-    await db.run(sql`INSERT OR IGNORE INTO log_cosignatures (tree_size, witness, key_id, timestamp_s, line, created_at_ms) SELECT ${at(0)}, ${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)} FROM json_each(${rows}) WHERE true`);
+    await db.run(sql`INSERT OR IGNORE INTO log_cosignatures (tree_size, witness, key_id, timestamp_s, line, created_at_ms) SELECT ${jsonAt(0)}, ${jsonAt(1)}, ${jsonAt(2)}, ${jsonAt(3)}, ${jsonAt(4)}, ${jsonAt(5)} FROM json_each(${rows}) WHERE true`);
   }
   const outcomes = results.map((r) => r.outcome);
   const witnessed = outcomes.filter((o) => o.status === "current" || o.status === "cosigned").length >= config.quorum;
