@@ -4,7 +4,7 @@
  * writes of those milliseconds share it (each poke is a call and a storage write in the
  * sequencer; under load a hub writes dozens of groups a second).
  */
-import { pokeLog } from "../transparency/log-api";
+import { holdLog, pokeLog, releaseLog } from "../transparency/log-api";
 
 /** A write that queued log leaves wakes the log at most this much later. */
 const LOG_POKE_MS = 100;
@@ -13,6 +13,8 @@ type LogEnv = Parameters<typeof pokeLog>[0];
 
 export class LogPokes {
   private pending = false;
+  /** This hub asked the log to hold for its burst and has not released it yet. */
+  private holding = false;
 
   constructor(
     private readonly env: () => LogEnv,
@@ -29,5 +31,18 @@ export class LogPokes {
         return pokeLog(this.env());
       }),
     );
+  }
+
+  /** A burst is settling: the log holds its appends (asked again at each invocation, bounded by the log, hold.ts). */
+  holdForBurst() {
+    this.holding = true;
+    this.background(holdLog(this.env()));
+  }
+
+  /** The burst is settled: the log goes on now. Nothing to do when this hub held nothing. */
+  burstSettled() {
+    if (!this.holding) return;
+    this.holding = false;
+    this.background(releaseLog(this.env()));
   }
 }

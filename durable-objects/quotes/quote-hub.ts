@@ -144,6 +144,7 @@ export class QuoteHub extends PriceLineObject implements QuoteHubApi {
   private async settle(now: number): Promise<SettleRun> {
     if (!this.config) return { settled: 0, already: 0, more: false, oldest_delivery_at_ms: null };
     const hub = { env: this.env, symbol: this.config.symbol, db: this.db(), ticks: this.prices.store, exposure: this.intake, keepBeat: () => this.prices.keepBeat(Date.now()) };
-    return settleRound({ ...hub, background: (work) => this.ctx.waitUntil(work), pokeLog: () => this.logPokes.soon() }, now);
+    const log = { pokeLog: () => this.logPokes.soon(), onBurst: () => this.logPokes.holdForBurst(), burstSettled: () => this.logPokes.burstSettled() };
+    return settleRound({ ...hub, ...log, background: (work) => this.ctx.waitUntil(work) }, now);
   }
 }

@@ -45,6 +45,8 @@ export type SettlementDeps = {
   notify(user_id: number, outcomes: Outcome[]): Promise<unknown>;
   /** Between batches: the tick of a second that passed. */
   keepBeat(): void;
+  /** A full chunk was due at once: a burst, which the transparency log gives way to (hold.ts). */
+  onBurst?(): void;
 };
 
 /** `oldest_delivery_at_ms`: the earliest delivery among the due orders taken (null: none were due), for the settlement lag. */
@@ -66,6 +68,7 @@ export async function settleDue(deps: SettlementDeps, orders: DueOrders, symbol:
   for (let taken = 0; ; ) {
     const due = await orders.due(symbol, horizon, SETTLE_CHUNK);
     if (due.length === 0) break;
+    if (taken === 0 && due.length === SETTLE_CHUNK) deps.onBurst?.();
     taken += due.length;
     for (const o of due) if (oldest === null || o.delivery_at_ms < oldest) oldest = o.delivery_at_ms;
     const r = await writeDue(deps, orders, due, now);

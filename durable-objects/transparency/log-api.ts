@@ -6,6 +6,10 @@ import { logError } from "../../worker/observability/log";
 export interface LogSequencerApi extends Rpc.DurableObjectBranded {
   /** Something may have entered the log's inbox: append soon. */
   poke(): Promise<void>;
+  /** A quote hub is settling a burst: appends wait for it, within the bounds of hold.ts. */
+  hold(): Promise<void>;
+  /** The burst is settled: appends go on now. */
+  release(): Promise<void>;
   /** The verifier key and origin, or null when the log has no keys (production without secrets). */
   identity(): Promise<{ origin: string; verifier_key: string } | null>;
   /** The account pseudonym leaves use for this user (null without keys). */
@@ -43,12 +47,23 @@ export function logWorksAlone(env: Pick<LogEnv, "APP_ENV">): boolean {
   return env.APP_ENV !== "test";
 }
 
-export async function pokeLog(env: LogEnv): Promise<void> {
+export const pokeLog = (env: LogEnv) => reach(env, (log) => log.poke(), (err) => logError("log.poke_failed", { err }));
+
+/** A burst is settling (hold.ts); `releaseLog` when it is settled. */
+export const holdLog = (env: LogEnv) => reach(env, (log) => log.hold(), (err) => logError("log.hold_failed", { err }));
+
+export const releaseLog = (env: LogEnv) => reach(env, (log) => log.release(), (err) => logError("log.release_failed", { err }));
+
+/**
+ * One call to the sequencer, never thrown: the write it follows has happened, and the next poke
+ * or the cron appends it. A lost hold or release costs a burst a little time, or the log at most
+ * one episode (hold.ts).
+ */
+async function reach(env: LogEnv, call: (log: ReturnType<typeof logSequencer>) => Promise<void>, failed: (err: unknown) => void): Promise<void> {
   if (!logWorksAlone(env)) return;
   try {
-    await logSequencer(env).poke();
+    await call(logSequencer(env));
   } catch (err) {
-    // The write it follows has happened; the next poke or the cron appends it.
-    logError("log.poke_failed", { err });
+    failed(err);
   }
 }

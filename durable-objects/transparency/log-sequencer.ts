@@ -19,6 +19,7 @@ import { appendBatch, keyContinuity, pseudonymOf, type LogKeys, type TileStore }
 import { b64decode } from "../../worker/domain/transparency/verify";
 import { entryOf, latestSnapshot, scrubLiabilityFiles, takeSnapshot } from "../../worker/domain/transparency/liabilities";
 import { latestSigned, witnessConfig, witnessRound, type WitnessConfig, type WitnessFetch, type WitnessOutcome } from "../../worker/domain/transparency/witnesses";
+import { askHold, heldUntil, NO_HOLD, releaseHold, type LogHold } from "./hold";
 import type { LogSequencerApi } from "./log-api";
 import { logError, logInfo, logWarn, asInvocation } from "../../worker/observability/log";
 
@@ -45,6 +46,8 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
   private witnessSizes = new Map<string, number>();
   private witnessRetryAt_ms = 0;
   private witnessPause_ms = WITNESS_RETRY_MS;
+  /** A quote hub's hold while it settles a burst (hold.ts): memory only, forgotten on a restart. */
+  private held: LogHold = NO_HOLD;
   /** How witnesses are reached: the platform's fetch; a test puts its own witnesses here. */
   witnessFetch: WitnessFetch = (url, init) => fetch(url, init);
 
@@ -54,6 +57,17 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
     // (a poke per order group pulling it to 50 ms signed a checkpoint every few groups).
     const at = await this.ctx.storage.getAlarm();
     if (at === null || at > Date.now() + FOLLOW_UP_MS) await this.ctx.storage.setAlarm(Date.now() + 50);
+  }
+
+  async hold() {
+    this.held = askHold(this.held, Date.now());
+  }
+
+  async release() {
+    const was = heldUntil(this.held, Date.now());
+    this.held = releaseHold(this.held, Date.now());
+    // What waited for the hold goes now, not at the re-armed alarm.
+    if (was !== null) await this.poke();
   }
 
   async identity() {
@@ -108,6 +122,9 @@ export class LogSequencer extends DurableObject<Env> implements LogSequencerApi 
 
   /** The alarm's work, under an invocation id of its own (its log lines carry it). */
   private async onAlarm(): Promise<void> {
+    // A burst is settling: the appends wait for it (bounded, hold.ts); the alarm comes back then.
+    const until = heldUntil(this.held, Date.now());
+    if (until !== null) return void (await this.ctx.storage.setAlarm(until));
     const keys = await this.signingKeys();
     if (!keys) return;
     const r = await appendBatch(getDb(this.env.DB), this.store(), keys, Date.now(), { publish_checkpoint: this.unwitnessed() });

@@ -50,7 +50,7 @@ describe("a hub's due orders", () => {
   it("are read in settlement order from the open orders' index, without sorting every due one", async () => {
     // With 100,000 orders due in one second, a sort of every remaining due order per chunk made
     // each read 56 ms and the burst quadratic (decision 149).
-    const steps = await plan(dueOrdersQuery(db, "BTC/USDT", Date.now(), 500).getSQL());
+    const steps = await plan(dueOrdersQuery("BTC/USDT", Date.now(), 500));
     expect(steps.some((d) => /SEARCH orders USING INDEX orders_open_due_idx \(symbol=\? AND delivery_at_ms<\?\)/.test(d))).toBe(true);
     expect(steps.some((d) => /TEMP B-TREE|SCAN orders/.test(d))).toBe(false);
   });

@@ -38,6 +38,7 @@ function fakeHub(ticks: Tick[]) {
   const released: number[] = [];
   let tracked = 0;
   let beats = 0;
+  let bursts = 0;
   const deps: SettlementDeps = {
     ticks: { ticks: (from, to) => ticks.filter((t) => t.ts_ms >= from && t.ts_ms <= to), latest: () => ticks[ticks.length - 1] ?? null },
     exposure: {
@@ -49,8 +50,9 @@ function fakeHub(ticks: Tick[]) {
     },
     notify: async (user_id, outcomes) => void told.push([user_id, outcomes]),
     keepBeat: () => void beats++,
+    onBurst: () => void bursts++,
   };
-  return { deps, told, released, tracked: () => tracked, beats: () => beats };
+  return { deps, told, released, tracked: () => tracked, beats: () => beats, bursts: () => bursts };
 }
 
 describe("settleDue", () => {
@@ -98,6 +100,16 @@ describe("settleDue", () => {
     expect(hub.told).toHaveLength(SETTLE_PER_INVOCATION);
     expect(await settleDue(hub.deps, orders, "BTC/USDT", T)).toEqual({ settled: 200, already: 0, more: false, oldest_delivery_at_ms: T - 1_000 });
     expect(list.every((o) => o.status === "tie")).toBe(true);
+  });
+
+  it("calls a full first chunk a burst (the log holds for it), once a run, and fewer due orders not", async () => {
+    const hub = fakeHub([{ ts_ms: T - 1_000, price_e8: ENTRY }]);
+    const { orders } = fakeOrders(Array.from({ length: SETTLE_CHUNK - 1 }, (_, i) => mk(i + 1, i + 1)));
+    await settleDue(hub.deps, orders, "BTC/USDT", T);
+    expect(hub.bursts()).toBe(0);
+    const burst = fakeOrders(Array.from({ length: 3 * SETTLE_CHUNK }, (_, i) => mk(i + 1, i + 1)));
+    expect((await settleDue(hub.deps, burst.orders, "BTC/USDT", T)).settled).toBe(3 * SETTLE_CHUNK);
+    expect(hub.bursts()).toBe(1);
   });
 
   it("a failed notice does not fail the settlement", async () => {
